@@ -1,0 +1,58 @@
+# vm_fault_t conversion queue: the verbs.  `make` runs the main job on the
+# newest packaged kernel of each track; `make test` runs the project's tests.
+# Variables: KERNEL (version or newest-<track>), TOPIC (name or all),
+# KQ_CACHE (cache directory, default $XDG_CACHE_HOME/vmfault-queue).
+
+KERNEL ?= newest-6.1 newest-6.12
+TOPIC ?= all
+S := scripts
+
+.PHONY: all deps deps-check kernels tree topics apply summary test test-quick bench help
+
+all: deps topics
+	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
+	@rc=0; for k in $(KERNEL); do $(S)/apply $(TOPIC) $$k || rc=1; done; \
+	 echo; $(S)/summary $(KERNEL) && exit $$rc
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+## make              import the newest 6.1 and 6.12, apply every topic, print the table
+## make deps         install the Debian packages the queue uses (root)
+deps:
+	@$(S)/deps
+
+deps-check:
+	@$(S)/deps --check
+
+## make kernels      list packaged linux-source versions and which are imported
+kernels:
+	@$(S)/kernels
+
+## make tree KERNEL=6.12.118       import one packaged version into the cache
+tree:
+	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
+
+## make topics       validate every branches/*.conf and list the topics
+topics:
+	@$(S)/topics $(TOPIC)
+
+## make apply TOPIC=fsdax KERNEL=6.12.118   build topic branches from patch files
+apply:
+	@rc=0; for k in $(KERNEL); do $(S)/apply $(TOPIC) $$k || rc=1; done; exit $$rc
+
+## make summary      the topics x kernels table from the last apply
+summary:
+	@$(S)/summary $(KERNEL)
+
+## make test         run the test suite (tests/t*.sh under prove)
+test: deps
+	@prove -f tests/
+
+## make test-quick   the synthetic tests only (no packaged kernel)
+test-quick: deps
+	@KQ_SKIP_REAL=1 prove -f tests/
+
+## make bench        benchmarks against the naive way, as ratios
+bench: deps
+	@$(S)/bench

@@ -1,0 +1,243 @@
+# shellcheck shell=bash
+# Shared by every script in scripts/: paths, messages, the cache lock,
+# packaged-version lookup and topic manifests.  Source it, don't run it.
+
+KQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
+KQ_TRACKS=${KQ_TRACKS:-6.1 6.12}
+KQ_GIT=$KQ_CACHE/linux.git
+KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
+KQ_BRANCHES=${KQ_BRANCHES:-$KQ_ROOT/branches}
+export KQ_CACHE KQ_TRACKS
+
+PROG=${PROG:-$(basename "$0")}
+
+die() { printf '%s: %s\n' "$PROG" "$*" >&2; exit 1; }
+bad_input() { printf '%s: %s\n' "$PROG" "$*" >&2; exit 2; }
+note() { printf '%s\n' "$*" >&2; }
+
+# usage TEXT: print TEXT when -h/--help is the first argument.
+handle_help() {
+	local text=$1; shift
+	case "${1:-}" in -h|--help) printf '%s\n' "$text"; exit 0 ;; esac
+}
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
+
+kgit() { git --git-dir="$KQ_GIT" "$@"; }
+
+ensure_cache() {
+	mkdir -p "$KQ_CACHE" "$KQ_CACHE/debs" "$KQ_CACHE/worktrees" "$KQ_RESULTS"
+	if [ ! -d "$KQ_GIT" ]; then
+		git init -q --bare "$KQ_GIT"
+		kgit config gc.auto 0
+		kgit config core.bigFileThreshold 8m
+	fi
+	# git am needs a committer; use the user's identity, else a neutral one.
+	if [ -z "$(git config user.email || true)" ]; then
+		kgit config user.name "vmfault-queue"
+		kgit config user.email "vmfault-queue@localhost"
+	fi
+}
+
+# take_lock: serialise everything that writes to the cache.  flock drops
+# the lock when the process dies, so an interrupted run leaves none behind.
+take_lock() {
+	ensure_cache
+	exec 9>"$KQ_CACHE/lock"
+	if ! flock -n 9; then
+		note "$PROG: waiting for another run to release $KQ_CACHE/lock"
+		flock 9
+	fi
+}
+
+# DEP-14 tag name for a Debian version: ~ becomes _, : becomes %.
+version_tag() { local v=${1//\~/_}; printf 'debian/%s\n' "${v//:/%}"; }
+tag_version() { local v=${1#debian/}; v=${v//_/\~}; printf '%s\n' "${v//%/:}"; }
+upstream_of() { local v=${1#*:}; printf '%s\n' "${v%%-*}"; }
+track_of() { local u; u=$(upstream_of "$1"); printf '%s\n' "${u%.*}"; }
+
+# packaged_versions: "track debian-version" lines, oldest first per track,
+# tracks in KQ_TRACKS order.  apt-cache sorts newest first, so reverse.
+# The answer is cached until apt's package lists change (apt-get update).
+packaged_versions() {
+	local lists key cache
+	eval "$(apt-config shell lists Dir::State::lists/d)"
+	key=$(printf '%s|%s|%s' "${APT_CONFIG:-}" "$KQ_TRACKS" "$lists" | cksum | cut -d' ' -f1)
+	cache=$KQ_CACHE/madison.$key
+	if [ -s "$cache" ] && [ -d "$lists" ] &&
+	   [ -z "$(find "$lists" -maxdepth 1 -newer "$cache" -print -quit)" ]; then
+		cat "$cache"
+		return
+	fi
+	mkdir -p "$KQ_CACHE"
+	packaged_versions_uncached | tee "$cache.$$"
+	if [ -s "$cache.$$" ]; then mv -f "$cache.$$" "$cache"; else rm -f "$cache.$$"; fi
+}
+packaged_versions_uncached() {
+	local track out
+	for track in $KQ_TRACKS; do
+		out=$(apt-cache madison "linux-source-$track" 2>/dev/null |
+			awk -F'|' -v t="$track" '{ gsub(/ /, "", $2); print t, $2 }' |
+			awk '!seen[$0]++') || true
+		[ -n "$out" ] && printf '%s\n' "$out" | tac
+	done
+}
+
+imported_tags() { kgit tag -l 'debian/*' 2>/dev/null || true; }
+
+# resolve_version SPEC: a full Debian version or an upstream one (6.12.118,
+# newest Debian revision wins) or "newest-<track>" -> "track debversion".
+resolve_version() {
+	local spec=$1 all match
+	all=$(packaged_versions)
+	[ -n "$all" ] || die "apt-cache madison lists no linux-source-{${KQ_TRACKS// /,}} (run apt-get update?)"
+	case "$spec" in
+	newest|latest)
+		match=$(printf '%s\n' "$all" | tail -n 1) ;;
+	newest-*)
+		match=$(printf '%s\n' "$all" | awk -v t="${spec#newest-}" '$1 == t' | tail -n 1) ;;
+	*)
+		match=$(printf '%s\n' "$all" | awk -v s="$spec" '$2 == s' | tail -n 1)
+		[ -n "$match" ] || match=$(printf '%s\n' "$all" |
+			awk -v s="$spec" '{ u = $2; sub(/-.*/, "", u); if (u == s) print }' |
+			tail -n 1) ;;
+	esac
+	if [ -z "$match" ]; then
+		local near
+		near=$(printf '%s\n' "$all" | awk '{ print $2 }' |
+			grep -F "$(printf '%s' "$spec" | cut -d. -f1-2)" | tr '\n' ' ')
+		[ -n "$near" ] || near=$(printf '%s\n' "$all" | awk '{ print $2 }' | tr '\n' ' ')
+		bad_input "unknown kernel version '$spec'; packaged: ${near% }"
+	fi
+	printf '%s\n' "$match"
+}
+
+# ---- topic manifests ------------------------------------------------------
+# branches/<topic>.conf, git-config syntax:
+#   [topic]        name, prefix, state (active|merged), tracks, patches,
+#                  cover, upstream + upstream-subject (merged only),
+#                  description, to, cc
+#   [track "6.1"]  series: the series file for that track when the code
+#                  differs between tracks (default: <patches>/series)
+MANIFEST_KEYS="topic.name topic.prefix topic.state topic.tracks topic.patches
+topic.cover topic.upstream topic.upstream-subject topic.description
+topic.to topic.cc $(for t in $KQ_TRACKS; do printf 'track.%s.series ' "$t"; done)"
+
+mget() { git config -f "$1" --get "$2" 2>/dev/null || true; }
+
+# validate_manifest FILE: one "file:key: problem" line per fault, exit 2.
+validate_manifest() {
+	local f=$1 errs=() keys key name state tracks t patches cover up
+	[ -r "$f" ] || bad_input "$f: cannot read manifest"
+	if ! keys=$(git config -f "$f" --name-only --list 2>&1); then
+		bad_input "$f: not git-config syntax: ${keys##*: }"
+	fi
+	for key in $keys; do
+		# shellcheck disable=SC2086
+		case " $(printf '%s ' $MANIFEST_KEYS)" in
+		*" $key "*) ;;
+		*) errs+=("$f:$key: unknown key") ;;
+		esac
+	done
+	name=$(mget "$f" topic.name)
+	[ "$name" = "$(basename "$f" .conf)" ] ||
+		errs+=("$f:topic.name: '$name' does not match the file name")
+	state=$(mget "$f" topic.state)
+	tracks=$(mget "$f" topic.tracks)
+	[ -n "$(mget "$f" topic.prefix)" ] || errs+=("$f:topic.prefix: missing")
+	[ -n "$tracks" ] || errs+=("$f:topic.tracks: missing")
+	for t in $tracks; do
+		case " $KQ_TRACKS " in *" $t "*) ;; *) errs+=("$f:topic.tracks: unknown track '$t' (known: $KQ_TRACKS)") ;; esac
+	done
+	case "$state" in
+	active)
+		patches=$(mget "$f" topic.patches)
+		cover=$(mget "$f" topic.cover)
+		if [ -z "$patches" ]; then
+			errs+=("$f:topic.patches: missing")
+		elif [ ! -d "$KQ_ROOT/$patches" ]; then
+			errs+=("$f:topic.patches: no directory $patches")
+		else
+			for t in $tracks; do
+				local s
+				s=$(series_file "$f" "$t")
+				if [ ! -f "$s" ]; then
+					errs+=("$f:topic.patches: no series file ${s#"$KQ_ROOT"/}")
+					continue
+				fi
+				local p
+				while read -r p; do
+					[ -f "$KQ_ROOT/$patches/$p" ] ||
+						errs+=("$f:topic.patches: ${s#"$KQ_ROOT"/} names missing patch $p")
+				done < <(series_patches "$s")
+			done
+		fi
+		if [ -z "$cover" ]; then
+			errs+=("$f:topic.cover: missing")
+		elif [ ! -f "$KQ_ROOT/$cover" ]; then
+			errs+=("$f:topic.cover: no file $cover")
+		fi
+		;;
+	merged)
+		up=$(mget "$f" topic.upstream)
+		printf '%s' "$up" | grep -qE '^[0-9a-f]{12,40}$|^v[0-9].*$' ||
+			errs+=("$f:topic.upstream: '$up' is not an upstream commit id or release")
+		;;
+	"") errs+=("$f:topic.state: missing") ;;
+	*) errs+=("$f:topic.state: '$state' is not active or merged") ;;
+	esac
+	if [ "${#errs[@]}" -gt 0 ]; then
+		printf '%s\n' "${errs[@]}" >&2
+		exit 2
+	fi
+}
+
+# series_file MANIFEST TRACK: the series file for that track
+# (topic.series-<track> if set, else <patches>/series).
+series_file() {
+	local s
+	s=$(mget "$1" "track.$2.series")
+	[ -n "$s" ] || s=series
+	printf '%s/%s/%s\n' "$KQ_ROOT" "$(mget "$1" topic.patches)" "$s"
+}
+series_patches() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"; }
+
+manifest_of() {
+	local f=$KQ_BRANCHES/$1.conf
+	[ -f "$f" ] || bad_input "unknown topic '$1' (topics: $(all_topics | tr '\n' ' '))"
+	printf '%s\n' "$f"
+}
+all_topics() {
+	local f
+	for f in "$KQ_BRANCHES"/*.conf; do
+		[ -e "$f" ] && basename "$f" .conf
+	done
+}
+# active_topics [TRACK]: active topics, optionally only those for TRACK.
+active_topics() {
+	local t f
+	for t in $(all_topics); do
+		f=$KQ_BRANCHES/$t.conf
+		[ "$(mget "$f" topic.state)" = active ] || continue
+		if [ -n "${1:-}" ]; then
+			case " $(mget "$f" topic.tracks) " in *" $1 "*) ;; *) continue ;; esac
+		fi
+		printf '%s\n' "$t"
+	done
+}
+
+topic_branch() { printf 'topic/%s/%s\n' "$1" "$(version_tag "$2" | sed 's|^debian/||')"; }
+
+# build_helper NAME: compile scripts/NAME.c into the cache once; print path.
+build_helper() {
+	local src=$KQ_ROOT/scripts/$1.c bin=$KQ_CACHE/bin/$1
+	mkdir -p "$KQ_CACHE/bin"
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		${CC:-cc} -O2 -Wall -Wextra -o "$bin.tmp.$$" "$src" ||
+			die "cannot compile $src"
+		mv -f "$bin.tmp.$$" "$bin"
+	fi
+	printf '%s\n' "$bin"
+}
