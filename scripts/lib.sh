@@ -2,7 +2,10 @@
 # Shared by every script in scripts/: paths, messages, the cache lock,
 # packaged-version lookup and topic manifests.  Source it, don't run it.
 
-KQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KQ_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# KQ_ROOT holds branches/, kernel-patches/ and cover-letters/ (tests point
+# it at fixtures); the scripts always come from KQ_SCRIPTS.
+KQ_ROOT=${KQ_ROOT:-${KQ_SCRIPTS%/scripts}}
 KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 KQ_TRACKS=${KQ_TRACKS:-6.1 6.12}
 KQ_GIT=$KQ_CACHE/linux.git
@@ -232,7 +235,7 @@ topic_branch() { printf 'topic/%s/%s\n' "$1" "$(version_tag "$2" | sed 's|^debia
 
 # build_helper NAME: compile scripts/NAME.c into the cache once; print path.
 build_helper() {
-	local src=$KQ_ROOT/scripts/$1.c bin=$KQ_CACHE/bin/$1
+	local src=$KQ_SCRIPTS/$1.c bin=$KQ_CACHE/bin/$1
 	mkdir -p "$KQ_CACHE/bin"
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
 		${CC:-cc} -O2 -Wall -Wextra -o "$bin.tmp.$$" "$src" ||

@@ -1,0 +1,110 @@
+# shellcheck shell=bash
+# Fixtures for the queue's tests: a private apt archive with tiny
+# linux-source packages, a private cache, and topic trees.  Sourced by the
+# tests after sharness.
+
+REPO=$(cd "$SHARNESS_TEST_DIRECTORY/.." && pwd)
+S=$REPO/scripts
+export PATH="$S:$PATH"
+
+# A private cache per test script; never the user's.
+use_private_cache() {
+	export KQ_CACHE="$SHARNESS_TRASH_DIRECTORY/cache"
+	export KQ_RESULTS="$KQ_CACHE/results"
+}
+
+# make_source_tree DIR VERSION: a tiny tree shaped like linux-source.
+make_source_tree() {
+	local d=$1 v=$2
+	mkdir -p "$d/fs/dax" "$d/scripts" "$d/include/linux" "$d/debian" \
+		"$d/drivers/a/very/long/path/that/goes/on/and/on/past/the/hundred/byte/limit/of/ustar/names"
+	printf 'VERSION = %s\n' "$v" >"$d/Makefile"
+	printf 'FSDAX\nM:\tA Maintainer <a@example.org>\nF:\tfs/dax.c\n' >"$d/MAINTAINERS"
+	printf '#!/usr/bin/perl\nexit 0;\n' >"$d/scripts/checkpatch.pl"
+	chmod +x "$d/scripts/checkpatch.pl"
+	# Debian's top-level .gitignore ignores everything: must not matter.
+	printf '/*\n!/debian/\n' >"$d/.gitignore"
+	printf 'typedef unsigned int __bitwise vm_fault_t;\n' >"$d/include/linux/mm_types.h"
+	cat >"$d/fs/dax.c" <<EOC
+/* version $v */
+int dax_fault(void)
+{
+	int ret = 0;
+
+	ret = do_fault();
+	return ret;
+}
+
+static int helper(void)
+{
+	return 1;
+}
+EOC
+	echo "long $v" >"$d/drivers/a/very/long/path/that/goes/on/and/on/past/the/hundred/byte/limit/of/ustar/names/file-with-a-long-name.c"
+	ln -s ../include/linux/mm_types.h "$d/fs/dax/link.h"
+}
+
+# make_deb OUTDIR PACKAGE VERSION [TREE-EDIT-CMD]: build linux-source-X_V_all.deb.
+make_deb() {
+	local out=$1 pkg=$2 v=$3 edit=${4:-:} up track w
+	up=${v%%-*} track=${pkg#linux-source-}
+	w=$(mktemp -d)
+	make_source_tree "$w/src/$pkg" "$up"
+	(cd "$w/src/$pkg" && eval "$edit")
+	mkdir -p "$w/pkg/usr/src" "$w/pkg/usr/share/doc/$pkg" "$w/pkg/DEBIAN"
+	tar -C "$w/src" --owner=0 --group=0 --format=gnu -cJf "$w/pkg/usr/src/$pkg.tar.xz" "$pkg"
+	printf '%s (%s) bookworm; urgency=medium\n\n  * Test.\n\n -- Test Uploader <uploader@example.org>  Sat, 01 Aug 2026 10:00:00 +0000\n' \
+		"$pkg" "$v" | gzip -9n >"$w/pkg/usr/share/doc/$pkg/changelog.Debian.gz"
+	cat >"$w/pkg/DEBIAN/control" <<EOC
+Package: $pkg
+Version: $v
+Architecture: all
+Maintainer: Test <test@example.org>
+Description: Linux kernel source for version $track (test fixture)
+EOC
+	dpkg-deb --root-owner-group -Zxz -b "$w/pkg" "$out/${pkg}_${v//:/%3a}_all.deb" >/dev/null
+	rm -rf "$w"
+}
+
+# make_archive DIR: a flat apt repository with a few versions, and an
+# APT_CONFIG that sees only it.
+make_archive() {
+	local a=$1
+	mkdir -p "$a/pool" "$a/state/lists/partial" "$a/cache/archives/partial" "$a/etc/sources.list.d"
+	make_deb "$a/pool" linux-source-6.1 6.1.1-1
+	make_deb "$a/pool" linux-source-6.1 6.1.2-1
+	make_deb "$a/pool" linux-source-6.1 6.1.2-2 'echo "/* -2 */" >>fs/dax.c'
+	make_deb "$a/pool" linux-source-6.12 6.12.1-1~deb12u1
+	(cd "$a/pool" && apt-ftparchive packages . >Packages 2>/dev/null)
+	: >"$a/state/status"
+	echo "deb [trusted=yes] file:$a/pool ./" >"$a/etc/sources.list"
+	cat >"$a/apt.conf" <<EOC
+Dir::Etc::sourcelist "$a/etc/sources.list";
+Dir::Etc::sourceparts "$a/etc/sources.list.d";
+Dir::State "$a/state";
+Dir::State::lists "$a/state/lists";
+Dir::State::status "$a/state/status";
+Dir::Cache "$a/cache";
+APT::Sandbox::User "root";
+Acquire::Languages "none";
+EOC
+	export APT_CONFIG="$a/apt.conf"
+	apt-get update -qq >/dev/null 2>&1
+}
+
+# refresh_archive DIR: re-index after changing the pool.
+refresh_archive() {
+	(cd "$1/pool" && apt-ftparchive packages . >Packages 2>/dev/null)
+	apt-get update -qq >/dev/null 2>&1
+}
+
+kq_git() { git --git-dir="$KQ_CACHE/linux.git" "$@"; }
+
+# test_line_count OP N FILE (sharness 1.0 lacks git's helper)
+test_line_count() {
+	if ! test "$(wc -l <"$3")" "$1" "$2"; then
+		echo "test_line_count: $3 has $(wc -l <"$3") lines, want $1 $2"
+		cat "$3"
+		return 1
+	fi
+}
