@@ -75,9 +75,10 @@ make_archive() {
 	make_deb "$a/pool" linux-source-6.1 6.1.2-1
 	make_deb "$a/pool" linux-source-6.1 6.1.2-2 'echo "/* -2 */" >>fs/dax.c'
 	make_deb "$a/pool" linux-source-6.12 6.12.1-1~deb12u1
-	(cd "$a/pool" && apt-ftparchive packages . >Packages 2>/dev/null)
+	index_archive "$a"
 	: >"$a/state/status"
-	echo "deb [trusted=yes] file:$a/pool ./" >"$a/etc/sources.list"
+	# sharness works in "trash directory.tNNNN": apt wants the space encoded
+	echo "deb [trusted=yes] file:${a// /%20}/pool ./" >"$a/etc/sources.list"
 	cat >"$a/apt.conf" <<EOC
 Dir::Etc::sourcelist "$a/etc/sources.list";
 Dir::Etc::sourceparts "$a/etc/sources.list.d";
@@ -89,13 +90,18 @@ APT::Sandbox::User "root";
 Acquire::Languages "none";
 EOC
 	export APT_CONFIG="$a/apt.conf"
-	apt-get update -qq >/dev/null 2>&1
+	refresh_archive "$a"
 }
 
-# refresh_archive DIR: re-index after changing the pool.
+index_archive() {
+	(cd "$1/pool" && apt-ftparchive packages . >Packages 2>/dev/null &&
+	 gzip -9nk -f Packages && apt-ftparchive release . >Release 2>/dev/null)
+}
+
+# refresh_archive DIR: re-index after changing the pool, and tell apt.
 refresh_archive() {
-	(cd "$1/pool" && apt-ftparchive packages . >Packages 2>/dev/null)
-	apt-get update -qq >/dev/null 2>&1
+	index_archive "$1"
+	apt-get update >"$1/update.log" 2>&1 || { cat "$1/update.log"; return 1; }
 }
 
 kq_git() { git --git-dir="$KQ_CACHE/linux.git" "$@"; }
