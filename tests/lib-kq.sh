@@ -26,7 +26,6 @@ make_source_tree() {
 	printf '/*\n!/debian/\n' >"$d/.gitignore"
 	printf 'typedef unsigned int __bitwise vm_fault_t;\n' >"$d/include/linux/mm_types.h"
 	cat >"$d/fs/dax.c" <<EOC
-/* version $v */
 int dax_fault(void)
 {
 	int ret = 0;
@@ -39,6 +38,8 @@ static int helper(void)
 {
 	return 1;
 }
+
+/* version $v */
 EOC
 	echo "long $v" >"$d/drivers/a/very/long/path/that/goes/on/and/on/past/the/hundred/byte/limit/of/ustar/names/file-with-a-long-name.c"
 	ln -s ../include/linux/mm_types.h "$d/fs/dax/link.h"

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016
+test_description='topic branches are built from patch files'
+. /usr/share/sharness/sharness.sh
+. "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+
+# make_topic NAME TRACKS: manifest + cover for a fixture topic
+make_topic() {
+	mkdir -p root/kernel-patches/$1 &&
+	printf "%s: fixture\n\nA fixture topic.\n" "$1" >root/cover-letters/$1.txt &&
+	cat >root/branches/$1.conf <<-EOC
+	[topic]
+		name = $1
+		prefix = fs
+		state = active
+		tracks = $2
+		patches = kernel-patches/$1
+		cover = cover-letters/$1.txt
+	EOC
+}
+
+test_expect_success 'setup: archive, cache, two kernels and fixture topics' '
+	make_archive "$PWD/archive" && use_private_cache &&
+	kernel-tree 6.1.2-2 && kernel-tree 6.12.1 &&
+	mkdir -p root/branches root/cover-letters && export KQ_ROOT=$PWD/root &&
+	kq_git worktree add -q --detach wt debian/6.1.2-2 &&
+	(cd wt &&
+	 sed -i "s/int ret = 0;/vm_fault_t ret = 0;/" fs/dax.c &&
+	 git commit -q -a -m "fs: keep the fault code in a vm_fault_t" &&
+	 sed -i "s/^int dax_fault/vm_fault_t dax_fault/" fs/dax.c &&
+	 git commit -q -a -m "fs: return vm_fault_t from dax_fault") &&
+	make_topic good "6.1 6.12" &&
+	git -C wt format-patch -q --zero-commit -o "$PWD/root/kernel-patches/good" debian/6.1.2-2..HEAD &&
+	(cd root/kernel-patches/good && ls *.patch >series) &&
+	make_topic bad "6.1" &&
+	cp root/kernel-patches/good/0001-*.patch root/kernel-patches/bad/0001-first.patch &&
+	sed "s/^-int dax_fault(void)$/-int dax_fault(int nope)/" \
+		root/kernel-patches/good/0002-*.patch >root/kernel-patches/bad/0002-second.patch &&
+	printf "0001-first.patch\n0002-second.patch\n" >root/kernel-patches/bad/series &&
+	make_topic newonly "6.12" &&
+	cp root/kernel-patches/good/0001-*.patch root/kernel-patches/newonly/ &&
+	(cd root/kernel-patches/newonly && ls *.patch >series)
+'
+
+test_expect_success 'apply prints one line per patch and makes the branch' '
+	apply good 6.1.2 >out &&
+	grep -E "^  \[1/2\] 0001-fs-keep-the-fault-code-in-a-vm_fault_t.patch: applied$" out &&
+	grep -E "^  \[2/2\] 0002-fs-return-vm_fault_t-from-dax_fault.patch: applied$" out &&
+	kq_git rev-parse -q --verify refs/heads/topic/good/6.1.2-2 &&
+	kq_git diff debian/6.1.2-2 topic/good/6.1.2-2 >d &&
+	grep "^+vm_fault_t dax_fault(void)" d && grep "^+	vm_fault_t ret = 0;" d
+'
+
+test_expect_success 'the topic commits keep the patch authorship and message' '
+	kq_git log --format=%s debian/6.1.2-2..topic/good/6.1.2-2 >got &&
+	printf "fs: return vm_fault_t from dax_fault\nfs: keep the fault code in a vm_fault_t\n" >want &&
+	test_cmp want got
+'
+
+test_expect_success 'the worktree is sparse: only the touched files are checked out' '
+	find "$KQ_CACHE/worktrees/good" -path "*/.git" -prune -o -type f -print >files &&
+	grep "/fs/dax.c$" files && ! grep "/scripts/checkpatch.pl$" files
+'
+
+test_expect_success 'applying twice gives the same branch' '
+	id=$(kq_git rev-parse topic/good/6.1.2-2) &&
+	apply good 6.1.2 && test "$(kq_git rev-parse topic/good/6.1.2-2)" = "$id"
+'
+
+test_expect_success 'a patch that does not apply names patch, file and hunk; nothing changes' '
+	kq_git update-ref refs/heads/topic/bad/6.1.2-2 debian/6.1.2-2 &&
+	kq_git for-each-ref >refs.before &&
+	test_expect_code 1 apply bad 6.1.2 >out &&
+	grep "^  \[1/2\] 0001-first.patch: applied" out &&
+	hunk=$(grep -m1 "^@@ " root/kernel-patches/bad/0002-second.patch) &&
+	grep -F "  [2/2] 0002-second.patch: does not apply: fs/dax.c, hunk $hunk" out &&
+	grep "bad: FAILED, branch topic/bad/6.1.2-2 left as it was" out &&
+	kq_git for-each-ref >refs.after &&
+	test_cmp refs.before refs.after
+'
+
+test_expect_success 'all applies every active topic of the track and skips others' '
+	test_expect_code 1 apply all 6.1.2 >out &&
+	grep "^good: topic/good/6.1.2-2 at" out &&
+	grep "^bad: FAILED" out &&
+	! grep newonly out &&
+	apply all 6.12.1 >out &&
+	grep "^good: topic/good/6.12.1-1_deb12u1 at" out &&
+	grep "^newonly: topic/newonly/6.12.1-1_deb12u1 at" out
+'
+
+test_expect_success 'the summary table shows each topic on each kernel' '
+	test_expect_code 1 summary 6.1.2 6.12.1 >out &&
+	grep -E "^good +ok \(2 patches\) +ok \(2 patches\)" out &&
+	grep -E "^bad +FAIL +skip \(not 6.12\)" out &&
+	grep -E "^newonly +skip \(not 6.1\) +ok \(1 patches\)" out
+'
+
+test_expect_success 'a topic that does not target the track is refused, exit 2' '
+	test_expect_code 2 apply newonly 6.1.2 2>err &&
+	grep "topic.tracks: .newonly. does not target track 6.1" err
+'
+
+test_expect_success 'a malformed patch file is named, exit 2' '
+	echo "garbage" >root/kernel-patches/newonly/0001-*.patch &&
+	test_expect_code 2 apply newonly 6.12.1 2>err &&
+	grep "0001-fs-keep-the-fault-code-in-a-vm_fault_t.patch: not a git format-patch file" err
+'
+
+test_expect_success 'an unknown topic and an unknown kernel are one line each, exit 2' '
+	test_expect_code 2 apply nosuch 6.1.2 2>err && test_line_count = 1 err &&
+	test_expect_code 2 apply good 7.0.1 2>err && test_line_count = 1 err &&
+	grep "unknown kernel version .7.0.1." err
+'
+
+test_done
