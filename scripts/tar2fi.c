@@ -357,6 +357,12 @@ static void convert(const struct opts *o)
 		free(name);
 		free(target);
 	}
+	/*
+	 * Drain the record padding after the end-of-archive marker, so the
+	 * decompressor feeding us never dies of SIGPIPE.
+	 */
+	while (fread(h, 1, BLOCK, stdin) > 0)
+		;
 	printf("\ndone\n");
 	if (fflush(stdout))
 		die("write failed: %s", strerror(errno));
