@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016
+# shellcheck disable=SC2016,SC2317,SC1091
 test_description='topic branches are built from patch files'
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
 # make_topic NAME TRACKS: manifest + cover for a fixture topic
 make_topic() {
-	mkdir -p root/kernel-patches/$1 &&
-	printf "%s: fixture\n\nA fixture topic.\n" "$1" >root/cover-letters/$1.txt &&
-	cat >root/branches/$1.conf <<-EOC
+	mkdir -p root/kernel-patches/"$1" &&
+	printf "%s: fixture\n\nA fixture topic.\n" "$1" >root/cover-letters/"$1".txt &&
+	cat >root/branches/"$1".conf <<-EOC
 	[topic]
 		name = $1
 		prefix = fs
