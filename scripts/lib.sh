@@ -37,10 +37,11 @@ ensure_cache() {
 		kgit config gc.auto 0
 		kgit config core.bigFileThreshold 8m
 	fi
-	# git am needs a committer; use the user's identity, else a neutral one.
-	if [ -z "$(git config user.email || true)" ]; then
-		kgit config user.name "vmfault-queue"
-		kgit config user.email "vmfault-queue@localhost"
+	# git am needs a committer: the user's identity, else a neutral one
+	# for this process only (never written to the cache's config).
+	if [ -z "$(kgit config user.email || true)" ]; then
+		export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-vmfault-queue}
+		export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-vmfault-queue@localhost}
 	fi
 }
 

@@ -24,6 +24,8 @@ test_expect_success 'setup: archive, cache, two kernels and fixture topics' '
 	kernel-tree 6.1.2-2 && kernel-tree 6.12.1 &&
 	mkdir -p root/branches root/cover-letters && export KQ_ROOT=$PWD/root &&
 	kq_git worktree add -q --detach wt debian/6.1.2-2 &&
+	export GIT_AUTHOR_NAME="Fixture Author" GIT_AUTHOR_EMAIL=author@example.org \
+	       GIT_COMMITTER_NAME="Fixture Author" GIT_COMMITTER_EMAIL=author@example.org &&
 	(cd wt &&
 	 sed -i "s/int ret = 0;/vm_fault_t ret = 0;/" fs/dax.c &&
 	 git commit -q -a -m "fs: keep the fault code in a vm_fault_t" &&
