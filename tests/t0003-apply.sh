@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016,SC2317,SC1091
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034
 test_description='topic branches are built from patch files'
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016,SC2317,SC1091
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034
 test_description='the real newest packaged 6.12 kernel: import and apply every topic'
 # The user's cache (sharness resets HOME), so a tree imported by `make` is
 # reused; this test writes only tags and topic branches there.
