@@ -89,6 +89,9 @@ packaged_versions_uncached() {
 	done
 }
 
+# deb_path TRACK VERSION: where the downloaded package is kept.
+deb_path() { printf '%s/debs/linux-source-%s_%s_all.deb\n' "$KQ_CACHE" "$1" "${2//:/%3a}"; }
+
 imported_tags() { kgit tag -l 'debian/*' 2>/dev/null || true; }
 
 # resolve_version SPEC: a full Debian version or an upstream one (6.12.118,
