@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vm_fault_t mixing, found without a kernel config: the second opinion to
+ * sparse for files that sparse cannot check (parse errors, other
+ * architectures, options allmodconfig leaves off).
+ *
+ * scripts/scan fills in two placeholders before running spatch:
+ *   FAULT_FNS  regex of every function this tree declares as returning
+ *              vm_fault_t (their results are vm_fault_t even where the
+ *              declaration lives in a header spatch does not read);
+ *   FAULT_OPS  regex of vm_operations_struct members returning vm_fault_t.
+ *
+ * Each match prints one line: file|line|kind|detail.  Kinds:
+ *   fault-in-int   a vm_fault_t value stored in an integer
+ *   int-in-fault   an integer or errno stored in a vm_fault_t
+ *   errno-return   a vm_fault_t function returning an integer or errno
+ *   fault-return   an integer function returning a vm_fault_t
+ *   cast           a vm_fault_t cast to or from another type (no __force)
+ *   compare        an integer compared or masked with VM_FAULT_* bits
+ *   argument       a vm_fault_t passed as an argument of another type
+ *   container      a vm_fault_t hidden in another container (xarray
+ *                  entry, pointer)
+ * A constant 0 is a valid vm_fault_t and is never reported.
+ */
+
+virtual report
+
+@initialize:python@
+@@
+import re
+
+seen = set()
+
+def emit(p, kind, detail):
+	key = (p[0].file, p[0].line, kind)
+	if key in seen:
+		return
+	seen.add(key)
+	print("%s|%s|%s|%s" % (p[0].file, p[0].line, kind,
+				 " ".join(detail.split())))
+
+def forced(p):
+	"""A cast spelled with __force is a deliberate boundary crossing."""
+	try:
+		with open(p[0].file, errors="replace") as f:
+			lines = f.readlines()
+	except OSError:
+		return False
+	first = int(p[0].line) - 1
+	last = int(p[0].line_end)
+	return "__force" in "".join(lines[first:last])
+
+// Integer functions defined in this file (their results are not faults).
+@int_fn@
+identifier g;
+@@
+int g(...) { ... }
+
+// A vm_fault_t kept in an integer.
+@fault_in_int@
+typedef vm_fault_t;
+{int, unsigned int, long, unsigned long} x;
+vm_fault_t e;
+identifier f =~ "FAULT_FNS";
+expression E;
+identifier op =~ "FAULT_OPS";
+position p;
+@@
+(
+ x =@p e
+|
+ x =@p f(...)
+|
+ x =@p E->op(...)
+)
+
+@script:python depends on fault_in_int@
+p << fault_in_int.p;
+@@
+emit(p, "fault-in-int", "integer holds a vm_fault_t")
+
+@fault_in_int_decl@
+vm_fault_t e;
+identifier f =~ "FAULT_FNS";
+identifier v;
+expression E;
+identifier op =~ "FAULT_OPS";
+position p;
+@@
+(
+ int v@p = e;
+|
+ int v@p = f(...);
+|
+ int v@p = E->op(...);
+)
+
+@script:python depends on fault_in_int_decl@
+p << fault_in_int_decl.p;
+v << fault_in_int_decl.v;
+@@
+emit(p, "fault-in-int", "int %s initialised with a vm_fault_t" % v)
+
+// An integer or errno stored in a vm_fault_t.
+@int_in_fault@
+vm_fault_t v;
+int e;
+identifier int_fn.g;
+identifier E =~ "^E[A-Z0-9]+$";
+position p;
+@@
+(
+ v =@p -E
+|
+ v =@p g(...)
+|
+ v =@p e
+)
+
+@script:python depends on int_in_fault@
+p << int_in_fault.p;
+v << int_in_fault.v;
+e << int_in_fault.e = "";
+@@
+if e.strip() != "0" and "VM_FAULT_" not in e:
+	emit(p, "int-in-fault", "vm_fault_t %s assigned an integer" % v)
+
+// A fault handler returning an errno or an integer.
+@errno_return@
+identifier fn;
+identifier E =~ "^E[A-Z0-9]+$";
+int e;
+identifier int_fn.g;
+position p;
+@@
+vm_fault_t fn(...)
+{
+<...
+(
+ return@p -E;
+|
+ return@p g(...);
+|
+ return@p e;
+)
+...>
+}
+
+@script:python depends on errno_return@
+p << errno_return.p;
+fn << errno_return.fn;
+e << errno_return.e = "";
+@@
+if e.strip() != "0" and "VM_FAULT_" not in e:
+	emit(p, "errno-return", "%s() returns vm_fault_t but returns an integer" % fn)
+
+// An integer function returning a vm_fault_t.
+@fault_return@
+identifier fn;
+vm_fault_t e;
+identifier f =~ "FAULT_FNS";
+position p;
+@@
+int fn(...)
+{
+<...
+(
+ return@p e;
+|
+ return@p f(...);
+)
+...>
+}
+
+@script:python depends on fault_return@
+p << fault_return.p;
+fn << fault_return.fn;
+@@
+emit(p, "fault-return", "%s() returns int but returns a vm_fault_t" % fn)
+
+// Casts that drop or invent the type.
+@cast_from@
+type T != vm_fault_t;
+vm_fault_t e;
+identifier f =~ "FAULT_FNS";
+identifier C =~ "^VM_FAULT_";
+position p;
+@@
+(
+ (T)e@p
+|
+ (T)f@p(...)
+|
+ (T)C@p
+)
+
+@script:python depends on cast_from@
+p << cast_from.p;
+T << cast_from.T;
+@@
+if not forced(p):
+	emit(p, "cast", "vm_fault_t cast to %s" % T)
+
+@cast_to@
+expression e;
+position p;
+@@
+ (vm_fault_t)e@p
+
+@script:python depends on cast_to@
+p << cast_to.p;
+e << cast_to.e;
+@@
+if e.strip() != "0" and not e.startswith("VM_FAULT_") and not forced(p):
+	emit(p, "cast", "%s cast to vm_fault_t" % e)
+
+// Integers tested against fault bits.
+@compare@
+{int, unsigned int, long} x;
+identifier C =~ "^VM_FAULT_";
+position p;
+@@
+(
+ x ==@p C
+|
+ x !=@p C
+|
+ x &@p C
+)
+
+@script:python depends on compare@
+p << compare.p;
+x << compare.x;
+C << compare.C;
+@@
+emit(p, "compare", "integer %s tested against %s" % (x, C))
+
+// Fault codes smuggled through another container.
+@container@
+vm_fault_t e;
+identifier f =~ "FAULT_FNS";
+identifier C =~ "^VM_FAULT_";
+identifier box =~ "^(xa_mk_internal|xa_mk_value|ERR_PTR)$";
+position p;
+@@
+(
+ box@p(e)
+|
+ box@p(f(...))
+|
+ box@p(C)
+)
+
+@script:python depends on container@
+p << container.p;
+box << container.box;
+@@
+emit(p, "container", "vm_fault_t stored with %s()" % box)
+
+@unbox@
+vm_fault_t v;
+identifier box =~ "^(xa_to_internal|xa_to_value|PTR_ERR)$";
+position p;
+@@
+ v =@p box(...)
+
+@script:python depends on unbox@
+p << unbox.p;
+box << unbox.box;
+@@
+emit(p, "container", "vm_fault_t read back with %s()" % box)
+
+// A vm_fault_t passed to a parameter declared int, in this file.
+@arg_fn@
+identifier g, pn;
+type T;
+parameter list[n] ps;
+@@
+T g(ps, int pn, ...) { ... }
+
+@argument@
+identifier arg_fn.g;
+expression list[arg_fn.n] es;
+vm_fault_t e;
+identifier f =~ "FAULT_FNS";
+position p;
+@@
+(
+ g(es, e@p, ...)
+|
+ g(es, f@p(...), ...)
+)
+
+@script:python depends on argument@
+p << argument.p;
+g << arg_fn.g;
+@@
+emit(p, "argument", "vm_fault_t passed as int to %s()" % g)
+
+// Arguments of tracepoints: scripts/scan checks the event's TP_PROTO.
+@trace_arg@
+identifier t =~ "^trace_";
+expression list[n] es;
+vm_fault_t e;
+identifier f =~ "FAULT_FNS";
+identifier C =~ "^VM_FAULT_";
+position p;
+@@
+(
+ t(es, e@p, ...)
+|
+ t(es, f@p(...), ...)
+|
+ t(es, C@p, ...)
+)
+
+@script:python depends on trace_arg@
+p << trace_arg.p;
+t << trace_arg.t;
+n << trace_arg.n;
+@@
+emit(p, "trace-arg", "%s %s" % (t[len("trace_"):], n))
