@@ -42,6 +42,8 @@ ensure_cache() {
 	if [ -z "$(kgit config user.email || true)" ]; then
 		export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-vmfault-queue}
 		export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-vmfault-queue@localhost}
+		export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-$GIT_COMMITTER_NAME}
+		export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-$GIT_COMMITTER_EMAIL}
 	fi
 }
 

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034
+test_description='scan: every kind of vm_fault_t mixing, on a fixture driver in the real 6.12 tree'
+# The tree comes from the user's cache (sharness resets HOME); this test
+# borrows its objects and writes only into a private cache.
+REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
+. /usr/share/sharness/sharness.sh
+. "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+
+if [ -n "${KQ_SKIP_REAL:-}" ]; then
+	skip_all='KQ_SKIP_REAL is set'
+	test_done
+fi
+if ! apt-cache madison linux-source-6.12 2>/dev/null | grep -q .; then
+	skip_all='apt-cache lists no linux-source-6.12 (apt-get update?)'
+	test_done
+fi
+
+FIX=$SHARNESS_TEST_DIRECTORY/fixtures/scan
+misc=drivers/misc
+
+# A topic that adds the fixture files to drivers/misc and builds two of
+# them; the third stays out of every Makefile.
+make_fixture_topic() {
+	local tag=$1 d=$PWD/data g=$PWD/patchgen
+	mkdir -p "$d/branches" "$d/kernel-patches/scan-fixture" "$d/cover-letters" "$g/$misc"
+	git init -q "$g" &&
+	kq_git show "$tag:$misc/Makefile" >"$g/$misc/Makefile" &&
+	git -C "$g" add . &&
+	git -C "$g" -c user.name=T -c user.email=t@example.org commit -qm base &&
+	cp "$FIX"/vmf_fixture*.c "$g/$misc/" &&
+	printf 'obj-m\t\t\t\t+= vmf_fixture.o vmf_fixture_unchecked.o\n' >>"$g/$misc/Makefile" &&
+	git -C "$g" add . &&
+	git -C "$g" -c user.name=T -c user.email=t@example.org commit -qm "misc: add the scanner fixture" &&
+	git -C "$g" format-patch -q -1 -o "$d/kernel-patches/scan-fixture" &&
+	(cd "$d/kernel-patches/scan-fixture" && ls -- *.patch >series) &&
+	echo "Fixture." >"$d/cover-letters/scan-fixture.txt" &&
+	cat >"$d/branches/scan-fixture.conf" <<-EOC
+	[topic]
+		name = scan-fixture
+		prefix = misc
+		state = active
+		tracks = 6.12
+		patches = kernel-patches/scan-fixture
+		cover = cover-letters/scan-fixture.txt
+		description = scanner fixture
+	EOC
+}
+
+# finding FILE LINE: the JSON record of that site (one per line).
+finding() { grep -F "\"file\": \"$1\", \"line\": $2," scan.json; }
+
+test_expect_success 'setup: the real 6.12 tree in a private cache, and the fixture topic' '
+	v=$(KQ_CACHE=$REAL_CACHE kernels --newest 6.12) && echo "$v" >version &&
+	KQ_CACHE=$REAL_CACHE kernel-tree "$v" >/dev/null &&
+	tag=debian/$(sed "s/~/_/" version) &&
+	use_private_cache &&
+	mkdir -p "$KQ_CACHE" &&
+	git init -q --bare "$KQ_CACHE/linux.git" &&
+	echo "$REAL_CACHE/linux.git/objects" >"$KQ_CACHE/linux.git/objects/info/alternates" &&
+	kq_git update-ref "refs/tags/$tag" "$(git --git-dir="$REAL_CACHE/linux.git" rev-parse "refs/tags/$tag")" &&
+	make_fixture_topic "$tag" &&
+	KQ_ROOT=$PWD/data topics scan-fixture
+'
+
+test_expect_success 'scan --apply all finds the fixture mixings and fails' '
+	export KQ_ROOT=$PWD/data &&
+	test_expect_code 1 scan --apply all \
+		--only $misc/vmf_fixture.c --only $misc/vmf_fixture_unchecked.c \
+		--only $misc/vmf_fixture_unbuilt.c --only arch/x86/kernel/cpu/sgx/virt.c \
+		"$(cat version)" >table 2>log &&
+	cp "$KQ_RESULTS/$(cat version)/scan-all.json" scan.json &&
+	python3 -m json.tool scan.json >/dev/null &&
+	grep "^$(cat version) \[all\]: 4 files, " table
+'
+
+test_expect_success 'every marked line is found, with its kind and the tools that must see it' '
+	n=0 &&
+	for f in "$FIX"/vmf_fixture*.c; do
+		grep -n "/\* scan: " "$f" | sed "s|^\([0-9]*\):.*/\* scan: \([a-z-]*\) \([a-z,]*\) \*/|\1 \2 \3|" |
+		while read -r line kind tools; do
+			rec=$(finding "$misc/${f##*/}" "$line") || { echo "missing: ${f##*/}:$line $kind"; exit 1; }
+			echo "$rec" | grep -F "\"kind\": \"$kind\"" >/dev/null ||
+				{ echo "wrong kind at ${f##*/}:$line: $rec"; exit 1; }
+			want=$(echo "$tools" | tr , "\n" | sort | paste -sd,) &&
+			got=$(echo "$rec" | sed "s/.*\"tools\": \[\([^]]*\)\].*/\1/" | tr -d "\" " | tr , "\n" | sort | paste -sd,) &&
+			test "$want" = "$got" || { echo "${f##*/}:$line seen by $got, want $want"; exit 1; }
+		done || exit 1
+		n=$((n + $(grep -c "/\* scan: " "$f")))
+	done &&
+	test "$n" -ge 11
+'
+
+test_expect_success 'correct code is not reported: no finding off the marked lines' '
+	for f in "$FIX"/vmf_fixture*.c; do
+		grep -n "/\* scan: " "$f" | cut -d: -f1 | sed "s|^|$misc/${f##*/}:|"
+	done | sort >want &&
+	sed -n "s/.*\"file\": \"\($misc\/vmf_fixture[^\"]*\)\", \"line\": \([0-9]*\),.*/\1:\2/p" scan.json | sort >got &&
+	test_cmp want got
+'
+
+test_expect_success 'a file sparse cannot parse is unchecked with sparse'"'"'s reason, not clean' '
+	grep -F "\"file\": \"$misc/vmf_fixture_unchecked.c\", \"tool\": \"sparse\", \"reason\": \"sparse error: $misc/vmf_fixture_unchecked.c:10: " scan.json &&
+	grep -F "vmf_fixture_unchecked cannot be checked by sparse" scan.json
+'
+
+test_expect_success 'a file no Makefile builds is unchecked by sparse, and spatch still reads it' '
+	grep -F "\"file\": \"$misc/vmf_fixture_unbuilt.c\", \"tool\": \"sparse\", \"reason\": \"not built by x86_64 allmodconfig\"" scan.json &&
+	finding $misc/vmf_fixture_unbuilt.c 12 >/dev/null &&
+	! grep -F "\"file\": \"$misc/vmf_fixture.c\", \"tool\"" scan.json
+'
+
+test_expect_success 'findings name the covering topic or uncovered, and the MAINTAINERS owner' '
+	finding $misc/vmf_fixture.c 28 | grep -F "\"topic\": \"scan-fixture\"" &&
+	finding arch/x86/kernel/cpu/sgx/virt.c 59 | grep -F "\"topic\": \"uncovered\"" &&
+	finding arch/x86/kernel/cpu/sgx/virt.c 59 | grep -F "\"owner\": \"INTEL SGX\"" &&
+	grep -E "^arch/x86/kernel/cpu/sgx/virt.c:59 +fault-in-int +spatch,sparse +uncovered +INTEL SGX" table
+'
+
+test_expect_success 'the table lists what the JSON lists' '
+	grep -c "\"file\": .*\"line\": " scan.json >n.json &&
+	grep -cE "^[a-z].*\.(c|h):[0-9]+ " table >n.table &&
+	test_cmp n.json n.table
+'
+
+test_expect_success 'the integration branch is the topic applied to the packaged tree' '
+	v=$(cat version) && b=integration/${v//\~/_} &&
+	kq_git rev-parse --verify "refs/heads/$b" &&
+	kq_git diff --name-only "debian/${v//\~/_}" "$b" >changed &&
+	grep -x "$misc/vmf_fixture.c" changed
+'
+
+test_expect_success 'bad input: one line naming it, exit 2' '
+	test_expect_code 2 scan --apply some "$(cat version)" 2>err && test_line_count = 1 err &&
+	grep "some" err &&
+	test_expect_code 2 scan --only fs/no-such-file.c "$(cat version)" 2>err && test_line_count = 1 err &&
+	grep "no-such-file" err &&
+	test_expect_code 2 scan 6.12.99999 2>err && test_line_count = 1 err
+'
+
+test_done

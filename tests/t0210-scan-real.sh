@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034
+test_description='scan the real newest 6.12: every finding covered, nothing left with the topics'
+# The user's cache (sharness resets HOME): its scan worktrees and build
+# directories make a repeated scan cost minutes, not a full build.
+KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
+export KQ_CACHE
+. /usr/share/sharness/sharness.sh
+. "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+
+if [ -n "${KQ_SKIP_REAL:-}" ]; then
+	skip_all='KQ_SKIP_REAL is set'
+	test_done
+fi
+if ! apt-cache madison linux-source-6.12 2>/dev/null | grep -q .; then
+	skip_all='apt-cache lists no linux-source-6.12 (apt-get update?)'
+	test_done
+fi
+
+test_expect_success 'the packaged tree has findings, and every one is covered by a topic' '
+	v=$(kernels --newest 6.12) && echo "$v" >version &&
+	scan "$v" >table 2>log &&
+	j=$KQ_RESULTS/$v/scan-none.json && cp "$j" none.json &&
+	grep -c "\"file\": .*\"line\": " none.json >n && test "$(cat n)" -gt 0 &&
+	! grep -F "\"topic\": \"uncovered\"" none.json
+'
+
+test_expect_success 'each active 6.12 topic covers at least one finding' '
+	for t in $(cd "$REPO/branches" && grep -l "tracks = .*6\.12" *.conf | sed "s/\.conf$//"); do
+		test "$(git config -f "$REPO/branches/$t.conf" topic.state)" = active || continue
+		grep -F "\"topic\": \"$t\"" none.json >/dev/null || { echo "$t covers nothing"; return 1; }
+	done
+'
+
+test_expect_success 'with every topic applied, the scan finds nothing' '
+	scan --apply all "$(cat version)" >table.all 2>log.all &&
+	cp "$KQ_RESULTS/$(cat version)/scan-all.json" all.json &&
+	python3 -m json.tool all.json >/dev/null &&
+	! grep "\"file\": .*\"line\": " all.json &&
+	grep "\[all\]: [0-9]* files, 0 findings, 0 uncovered" table.all
+'
+
+test_expect_success 'files sparse could not check are listed with a reason, and are the same both ways' '
+	sed -n "s/.*\"tool\": \"sparse\", \"reason\": \"\([^\"]*\)\".*/\1/p" none.json | sort -u >reasons &&
+	grep -x "not built by x86_64 allmodconfig" reasons &&
+	sed -n "s/.*\"file\": \"\([^\"]*\)\", \"tool\".*/\1/p" none.json >un.none &&
+	sed -n "s/.*\"file\": \"\([^\"]*\)\", \"tool\".*/\1/p" all.json >un.all &&
+	test_cmp un.none un.all
+'
+
+test_done
