@@ -250,3 +250,56 @@ build_helper() {
 	fi
 	printf '%s\n' "$bin"
 }
+
+# kbuild_prepare WT OBJ: the build directory OBJ for worktree WT, an
+# x86_64 allmodconfig minus the options that turn warnings into errors or
+# need tools outside the build (BTF wants pahole), with "make prepare" done.
+# Cheap when OBJ is warm.
+kbuild_prepare() {
+	local wt=$1 obj=$2
+	if [ ! -f "$obj/.config" ]; then
+		mkdir -p "$obj"
+		make -C "$wt" O="$obj" -s allmodconfig >/dev/null
+		"$wt/scripts/config" --file "$obj/.config" -d WERROR -d DEBUG_INFO_BTF
+		make -C "$wt" O="$obj" -s olddefconfig >/dev/null
+	fi
+	make -C "$wt" O="$obj" -s -j"$(nproc)" prepare >"$obj/prepare.log" 2>&1 ||
+		die "make prepare failed in $obj: $(grep -m1 -E 'error|Error' "$obj/prepare.log")"
+}
+
+# kbuild_objects WT OBJ < SOURCES: "source object" for every source (a
+# path relative to WT) that the configuration in OBJ builds, the object
+# named by its real Kbuild path (amdkfd files build as
+# drivers/gpu/drm/amd/amdgpu/../amdkfd/X.o).  make -n over the sources'
+# directories says which object compiles which file; the answer is cached
+# per set of Makefile, Kbuild and Kconfig files and directories.
+kbuild_objects() {
+	local wt=$1 obj=$2 srcs dirs key map
+	srcs=$(cat)
+	dirs=$(printf '%s\n' "$srcs" | awk -F/ 'NF >= 3 { print $1 "/" $2 "/"; next } NF { print $1 "/" }' |
+		sort -u | awk '{ for (d in seen) if (index($0, d) == 1) next; seen[$0]; print }')
+	[ -n "$dirs" ] || return 0
+	key=$(git -C "$wt" ls-tree -r HEAD |
+		grep -E '/(Makefile|Kbuild|Kconfig)[^/]*$|	(Makefile|Kbuild|Kconfig)[^/]*$' |
+		cat - <(printf '%s\n' "$dirs") | sha1sum | cut -c1-16)
+	map=$KQ_CACHE/objmap/$key
+	if [ ! -s "$map" ]; then
+		mkdir -p "$KQ_CACHE/objmap"
+		# shellcheck disable=SC2086
+		make -C "$wt" O="$obj" -n -k $dirs 2>/dev/null |
+			grep -oE -- " -c -o [^ ]+\.o [^ ]+\.c" |
+			awk -v src="$wt/" '{ s = $4; if (index(s, src) == 1) s = substr(s, length(src) + 1)
+				print s, $3 }' | sort -u >"$map.tmp.$$" || true
+		mv "$map.tmp.$$" "$map"
+	fi
+	# Match sources by their normalised path ("a/b/../c/x.c" is "a/c/x.c").
+	awk 'function norm(p,   n, i, k, q, s) {
+		n = split(p, x, "/"); k = 0
+		for (i = 1; i <= n; i++) if (x[i] == "..") k--; else if (x[i] != ".") q[++k] = x[i]
+		s = q[1]; for (i = 2; i <= k; i++) s = s "/" q[i]
+		return s
+	}
+	NR == FNR { want[$1]; next }
+	{ s = norm($1); if ((s in want) && !(s in done)) { done[s]; print s, $2 } }' \
+		<(printf '%s\n' "$srcs") "$map"
+}

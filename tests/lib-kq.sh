@@ -13,6 +13,20 @@ use_private_cache() {
 	export KQ_RESULTS="$KQ_CACHE/results"
 }
 
+# use_fixture_cache REAL_CACHE TAG: a cache for fixture topics on a real
+# packaged tree.  It lives next to the user's cache and is kept between runs,
+# so its worktrees and build directories stay warm; it borrows the user's
+# objects (alternates) and never writes the user's refs.  Results go to the
+# trash directory.
+use_fixture_cache() {
+	local real=$1 tag=$2
+	export KQ_CACHE="$real/test-fixtures"
+	export KQ_RESULTS="$SHARNESS_TRASH_DIRECTORY/results"
+	[ -d "$KQ_CACHE/linux.git" ] || git init -q --bare "$KQ_CACHE/linux.git" || return 1
+	echo "$real/linux.git/objects" >"$KQ_CACHE/linux.git/objects/info/alternates" &&
+	kq_git update-ref "refs/tags/$tag" "$(git --git-dir="$real/linux.git" rev-parse "refs/tags/$tag")"
+}
+
 # make_source_tree DIR VERSION: a tiny tree shaped like linux-source.
 make_source_tree() {
 	local d=$1 v=$2

@@ -2,7 +2,7 @@
 # shellcheck disable=SC2016,SC2317,SC1091,SC2034
 test_description='scan: every kind of vm_fault_t mixing, on a fixture driver in the real 6.12 tree'
 # The tree comes from the user's cache (sharness resets HOME); this test
-# borrows its objects and writes only into a private cache.
+# borrows its objects and writes only into the fixture cache next to it.
 REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
@@ -54,11 +54,7 @@ test_expect_success 'setup: the real 6.12 tree in a private cache, and the fixtu
 	v=$(KQ_CACHE=$REAL_CACHE kernels --newest 6.12) && echo "$v" >version &&
 	KQ_CACHE=$REAL_CACHE kernel-tree "$v" >/dev/null &&
 	tag=debian/$(sed "s/~/_/" version) &&
-	use_private_cache &&
-	mkdir -p "$KQ_CACHE" &&
-	git init -q --bare "$KQ_CACHE/linux.git" &&
-	echo "$REAL_CACHE/linux.git/objects" >"$KQ_CACHE/linux.git/objects/info/alternates" &&
-	kq_git update-ref "refs/tags/$tag" "$(git --git-dir="$REAL_CACHE/linux.git" rev-parse "refs/tags/$tag")" &&
+	use_fixture_cache "$REAL_CACHE" "$tag" &&
 	make_fixture_topic "$tag" &&
 	KQ_ROOT=$PWD/data topics scan-fixture
 '

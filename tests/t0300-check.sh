@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034,SC2154
+test_description='check: fixture topics on the real 6.12 tree fail each check for the right reason'
+REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
+. /usr/share/sharness/sharness.sh
+. "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+
+if [ -n "${KQ_SKIP_REAL:-}" ]; then
+	skip_all='KQ_SKIP_REAL is set'
+	test_done
+fi
+if ! apt-cache madison linux-source-6.12 2>/dev/null | grep -q .; then
+	skip_all='apt-cache lists no linux-source-6.12 (apt-get update?)'
+	test_done
+fi
+
+file=drivers/misc/dummy-irq.c
+fgit() { git -c user.name="Fixture Author" -c user.email=fixture@example.org "$@"; }
+
+# fixture_topic NAME SUBJECT SED-SCRIPT: a one-patch topic editing $file.
+fixture_topic() {
+	local name=$1 subject=$2 edit=$3 d=$PWD/data g=$PWD/gen.$1
+	mkdir -p "$d/branches" "$d/kernel-patches/$name" "$d/cover-letters" "$g/${file%/*}" &&
+	git init -q "$g" &&
+	kq_git show "$tag:$file" >"$g/$file" &&
+	git -C "$g" add . &&
+	fgit -C "$g" commit -qm base &&
+	sed -i "$edit" "$g/$file" &&
+	! git -C "$g" diff --quiet &&
+	printf '%s\n\n%s\n\nSigned-off-by: Fixture Author <fixture@example.org>\n' "$subject" \
+		"Fixture for the check tests: this change exists to exercise one check." >msg &&
+	fgit -C "$g" commit -qa -F "$PWD/msg" &&
+	git -C "$g" format-patch -q -1 -o "$d/kernel-patches/$name" &&
+	(cd "$d/kernel-patches/$name" && ls -- *.patch >series) &&
+	echo "Fixture." >"$d/cover-letters/$name.txt" &&
+	cat >"$d/branches/$name.conf" <<-EOC
+	[topic]
+		name = $name
+		prefix = misc
+		state = active
+		tracks = 6.12
+		patches = kernel-patches/$name
+		cover = cover-letters/$name.txt
+		description = check fixture
+	EOC
+}
+
+record() { cat "$KQ_RESULTS/$(cat version)/check-$1.json"; }
+status_of() { record "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['checks']['$2']['status'])"; }
+
+test_expect_success 'setup: five fixture topics on the real 6.12 tree' '
+	v=$(KQ_CACHE=$REAL_CACHE kernels --newest 6.12) && echo "$v" >version &&
+	KQ_CACHE=$REAL_CACHE kernel-tree "$v" >/dev/null &&
+	tag=debian/$(sed "s/~/_/" version) &&
+	use_fixture_cache "$REAL_CACHE" "$tag" &&
+	fixture_topic chk-pass "misc: dummy-irq: Don'"'"'t initialise a static to 0" \
+		"s/static int count = 0;/static int count;/" &&
+	fixture_topic chk-style "misc: dummy-irq: Test the irq parameter first" \
+		"s/	if (irq < 0) {/	if(irq < 0) {/" &&
+	fixture_topic chk-sparse "misc: dummy-irq: Count the interrupts seen" \
+		"s/^static int irq = -1;/&\nint dummy_irq_seen;/; s/	static int count = 0;/&\n\n	dummy_irq_seen++;/" &&
+	fixture_topic chk-w1 "misc: dummy-irq: Remember the last interrupt" \
+		"s/	static int count = 0;/	static int count = 0;\n	int last;\n\n	last = irq;/" &&
+	fixture_topic chk-broken "misc: dummy-irq: Return a better value" \
+		"s/	return IRQ_NONE;/	return IRQ_NOT_A_VALUE;/" &&
+	KQ_ROOT=$PWD/data topics all >topics.out
+'
+
+test_expect_success 'make check on all five exits 1, one line per check per topic' '
+	test_expect_code 1 env KQ_ROOT="$PWD/data" check all "$(cat version)" >out 2>err &&
+	cat out &&
+	for t in chk-broken chk-pass chk-sparse chk-style chk-w1; do
+		for c in checkpatch sparse w1 build; do
+			grep -E "^$t +$c +(pass|fail) +[0-9.]+s  " out || return 1
+		done
+	done
+'
+
+test_expect_success 'the clean patch passes every check' '
+	for c in checkpatch sparse w1 build; do
+		test "$(status_of chk-pass $c)" = pass || return 1
+	done &&
+	record chk-pass | grep -F "\"objects\": [\"drivers/misc/dummy-irq.o\"]"
+'
+
+test_expect_success 'a style error fails checkpatch, naming the error' '
+	test "$(status_of chk-style checkpatch)" = fail &&
+	record chk-style | grep "space required before the open parenthesis" &&
+	test "$(status_of chk-style build)" = pass
+'
+
+test_expect_success 'a new sparse warning fails sparse and is listed, W=1 does not see it' '
+	test "$(status_of chk-sparse sparse)" = fail &&
+	record chk-sparse | python3 -c "import json,sys; r=json.load(sys.stdin)[\"checks\"][\"sparse\"]; assert any(\"dummy_irq_seen\" in w for w in r[\"new\"]), r" &&
+	test "$(status_of chk-sparse w1)" = pass
+'
+
+test_expect_success 'a new W=1 warning fails w1 and is listed, sparse does not see it' '
+	test "$(status_of chk-w1 w1)" = fail &&
+	record chk-w1 | python3 -c "import json,sys; r=json.load(sys.stdin)[\"checks\"][\"w1\"]; assert any(\"unused-but-set-variable\" in w for w in r[\"new\"]), r" &&
+	test "$(status_of chk-w1 sparse)" = pass
+'
+
+test_expect_success 'a compile error fails the build, naming file and error' '
+	test "$(status_of chk-broken build)" = fail &&
+	record chk-broken | python3 -c "import json,sys; r=json.load(sys.stdin)[\"checks\"][\"build\"]; assert any(w.startswith(\"$file:\") and \"IRQ_NOT_A_VALUE\" in w for w in r[\"errors\"]), r" &&
+	grep -A3 "^chk-broken  *build  *fail" out | grep IRQ_NOT_A_VALUE
+'
+
+test_expect_success 'the record has the fields of a status record' '
+	record chk-pass | python3 -c "
+import json, sys
+r = json.load(sys.stdin)
+for k in (\"topic\", \"kernel\", \"base\", \"tip\", \"started\", \"duration_s\", \"reproducer\", \"checks\"):
+    assert k in r, k
+assert r[\"topic\"] == \"chk-pass\" and len(r[\"base\"]) == 40 and len(r[\"tip\"]) == 40 and r[\"base\"] != r[\"tip\"]
+assert r[\"reproducer\"].startswith(\"make check TOPIC=chk-pass KERNEL=\")
+for c in r[\"checks\"].values():
+    assert c[\"status\"] in (\"pass\", \"warn\", \"fail\") and c[\"summary\"]
+" &&
+	test "$(record chk-pass | python3 -c "import json,sys; print(json.load(sys.stdin)[\"base\"])")" = \
+	     "$(kq_git rev-parse "$tag^{commit}")"
+'
+
+test_expect_success 'bad input: unknown topic, exit 2, one line' '
+	test_expect_code 2 env KQ_ROOT="$PWD/data" check no-such-topic "$(cat version)" 2>err &&
+	test_line_count = 1 err && grep no-such-topic err
+'
+
+test_done
