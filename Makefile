@@ -8,19 +8,20 @@ TOPIC ?= all
 APPLY ?= none
 S := scripts
 
-.PHONY: all deps deps-check kernels tree topics apply summary scan test test-quick bench help
+.PHONY: all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
 	@rc=0; for k in $(KERNEL); do $(S)/apply $(TOPIC) $$k || rc=1; done; \
 	 echo; $(S)/summary $(KERNEL) || rc=1; \
+	 for k in $(KERNEL); do echo; $(S)/check $(TOPIC) $$k || rc=1; done; \
 	 for k in $(KERNEL); do echo; $(S)/scan --apply all $$k || rc=1; done; exit $$rc
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 ## make              import the newest 6.1 and 6.12, apply every topic, print the table,
-##                   then scan each with every topic applied (must find nothing)
+##                   check every topic, then scan with every topic applied (must find nothing)
 ## make deps         install the Debian packages the queue uses (root)
 deps:
 	@$(S)/deps
@@ -47,6 +48,10 @@ apply:
 ## make summary      the topics x kernels table from the last apply
 summary:
 	@$(S)/summary $(KERNEL)
+
+## make check TOPIC=fsdax KERNEL=6.12.118   checkpatch, sparse and W=1 before/after, build
+check:
+	@rc=0; for k in $(KERNEL); do $(S)/check $(TOPIC) $$k || rc=1; done; exit $$rc
 
 ## make scan KERNEL=6.12.118 [APPLY=all]   sparse + Coccinelle scan for vm_fault_t mixing
 scan:

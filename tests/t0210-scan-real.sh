@@ -5,6 +5,7 @@ test_description='scan the real newest 6.12: every finding covered, nothing left
 # directories make a repeated scan cost minutes, not a full build.
 KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 export KQ_CACHE
+export KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 

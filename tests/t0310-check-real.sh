@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034
+test_description='check every real topic on the real newest 6.12'
+KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
+export KQ_CACHE
+export KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
+. /usr/share/sharness/sharness.sh
+. "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+
+if [ -n "${KQ_SKIP_REAL:-}" ]; then
+	skip_all='KQ_SKIP_REAL is set'
+	test_done
+fi
+if ! apt-cache madison linux-source-6.12 2>/dev/null | grep -q .; then
+	skip_all='apt-cache lists no linux-source-6.12 (apt-get update?)'
+	test_done
+fi
+
+test_expect_success 'every active 6.12 topic passes every check' '
+	v=$(kernels --newest 6.12) && echo "$v" >version &&
+	check all "$v" >out 2>err &&
+	cat out &&
+	! grep -E " (fail|warn) " out
+'
+
+test_expect_success 'each topic has a record, and its sparse check removed vm_fault_t warnings' '
+	v=$(cat version) &&
+	for t in $(cd "$REPO/branches" && grep -l "tracks = .*6\.12" *.conf | sed "s/\.conf$//"); do
+		test "$(git config -f "$REPO/branches/$t.conf" topic.state)" = active || continue
+		python3 - "$KQ_RESULTS/$v/check-$t.json" "$t" <<-\EOP || return 1
+		import json, sys
+		r = json.load(open(sys.argv[1]))
+		assert r["topic"] == sys.argv[2], r["topic"]
+		assert all(c["status"] == "pass" for c in r["checks"].values()), r["checks"]
+		assert r["objects"], "no objects"
+		removed = r["checks"]["sparse"]["removed"]
+		assert any("vm_fault_t" in w for w in removed), (sys.argv[2], removed)
+		EOP
+	done
+'
+
+test_done
