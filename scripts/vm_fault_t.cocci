@@ -125,56 +125,95 @@ e << int_in_fault.e = "";
 if e.strip() != "0" and "VM_FAULT_" not in e:
 	emit(p, "int-in-fault", "vm_fault_t %s assigned an integer" % v)
 
-// A fault handler returning an errno or an integer.
-@errno_return@
+// A fault handler returning an errno or an integer.  One rule per shape,
+// "exists" so that every return is its own match (within <... ...> all
+// matches would have to bind the same values).
+@errno_return exists@
 identifier fn;
 identifier E =~ "^E[A-Z0-9]+$";
-int e;
-identifier int_fn.g;
 position p;
 @@
 vm_fault_t fn(...)
 {
-<...
-(
+... when any
  return@p -E;
-|
- return@p g(...);
-|
- return@p e;
-)
-...>
 }
 
 @script:python depends on errno_return@
 p << errno_return.p;
 fn << errno_return.fn;
-e << errno_return.e = "";
+E << errno_return.E;
+@@
+emit(p, "errno-return", "%s() returns vm_fault_t but returns -%s" % (fn, E))
+
+@errno_return_int exists@
+identifier fn;
+int e;
+position p;
+@@
+vm_fault_t fn(...)
+{
+... when any
+ return@p e;
+}
+
+@script:python depends on errno_return_int@
+p << errno_return_int.p;
+fn << errno_return_int.fn;
+e << errno_return_int.e;
 @@
 if e.strip() != "0" and "VM_FAULT_" not in e:
 	emit(p, "errno-return", "%s() returns vm_fault_t but returns an integer" % fn)
 
+@errno_return_call exists@
+identifier fn;
+identifier int_fn.g;
+position p;
+@@
+vm_fault_t fn(...)
+{
+... when any
+ return@p g(...);
+}
+
+@script:python depends on errno_return_call@
+p << errno_return_call.p;
+fn << errno_return_call.fn;
+@@
+emit(p, "errno-return", "%s() returns vm_fault_t but returns an integer" % fn)
+
 // An integer function returning a vm_fault_t.
-@fault_return@
+@fault_return exists@
 identifier fn;
 vm_fault_t e;
-identifier f =~ "FAULT_FNS";
 position p;
 @@
 int fn(...)
 {
-<...
-(
+... when any
  return@p e;
-|
- return@p f(...);
-)
-...>
 }
 
 @script:python depends on fault_return@
 p << fault_return.p;
 fn << fault_return.fn;
+@@
+emit(p, "fault-return", "%s() returns int but returns a vm_fault_t" % fn)
+
+@fault_return_call exists@
+identifier fn;
+identifier f =~ "FAULT_FNS";
+position p;
+@@
+int fn(...)
+{
+... when any
+ return@p f(...);
+}
+
+@script:python depends on fault_return_call@
+p << fault_return_call.p;
+fn << fault_return_call.fn;
 @@
 emit(p, "fault-return", "%s() returns int but returns a vm_fault_t" % fn)
 

@@ -81,7 +81,7 @@ test_expect_success 'every marked line is found, with its kind and the tools tha
 			want=$(echo "$tools" | tr , "\n" | sort | paste -sd,) &&
 			got=$(echo "$rec" | sed "s/.*\"tools\": \[\([^]]*\)\].*/\1/" | tr -d "\" " | tr , "\n" | sort | paste -sd,) &&
 			test "$want" = "$got" || { echo "${f##*/}:$line seen by $got, want $want"; exit 1; }
-		done || exit 1
+		done || return 1
 		n=$((n + $(grep -c "/\* scan: " "$f")))
 	done &&
 	test "$n" -ge 11
@@ -91,7 +91,7 @@ test_expect_success 'correct code is not reported: no finding off the marked lin
 	for f in "$FIX"/vmf_fixture*.c; do
 		grep -n "/\* scan: " "$f" | cut -d: -f1 | sed "s|^|$misc/${f##*/}:|"
 	done | sort >want &&
-	sed -n "s/.*\"file\": \"\($misc\/vmf_fixture[^\"]*\)\", \"line\": \([0-9]*\),.*/\1:\2/p" scan.json | sort >got &&
+	sed -n "s|.*\"file\": \"\($misc/vmf_fixture[^\"]*\)\", \"line\": \([0-9]*\),.*|\1:\2|p" scan.json | sort >got &&
 	test_cmp want got
 '
 
