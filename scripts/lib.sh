@@ -285,9 +285,11 @@ kbuild_objects() {
 	map=$KQ_CACHE/objmap/$key
 	if [ ! -s "$map" ]; then
 		mkdir -p "$KQ_CACHE/objmap"
+		# make -n prints only what is out of date: an extra KCFLAGS makes
+		# every object's command line differ from the one it was built with.
 		# shellcheck disable=SC2086
-		make -C "$wt" O="$obj" -n -k $dirs 2>/dev/null |
-			grep -oE -- " -c -o [^ ]+\.o [^ ]+\.c" |
+		make -C "$wt" O="$obj" -n -k KCFLAGS=-DKQ_OBJMAP $dirs 2>/dev/null |
+			grep -oE -- " -c -o [^ ]+\.o [^ ]+\.c( |$)" |
 			awk -v src="$wt/" '{ s = $4; if (index(s, src) == 1) s = substr(s, length(src) + 1)
 				print s, $3 }' | sort -u >"$map.tmp.$$" || true
 		mv "$map.tmp.$$" "$map"
