@@ -301,7 +301,7 @@ kbuild_objects() {
 		s = q[1]; for (i = 2; i <= k; i++) s = s "/" q[i]
 		return s
 	}
-	NR == FNR { want[$1]; next }
+	FILENAME == ARGV[1] { want[$1]; next }
 	{ s = norm($1); if ((s in want) && !(s in done)) { done[s]; print s, $2 } }' \
 		<(printf '%s\n' "$srcs") "$map"
 }
