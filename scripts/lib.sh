@@ -131,7 +131,7 @@ resolve_version() {
 #   [track "6.1"]  series: the series file for that track when the code
 #                  differs between tracks (default: <patches>/series)
 MANIFEST_KEYS="topic.name topic.prefix topic.state topic.tracks topic.patches
-topic.cover topic.upstream topic.upstream-subject topic.description
+topic.cover topic.upstream topic.upstream-subject topic.description topic.depends
 $(for t in $KQ_TRACKS; do printf 'track.%s.series ' "$t"; done)"
 
 mget() { git config -f "$1" --get "$2" 2>/dev/null || true; }
