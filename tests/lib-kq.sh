@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034
 # Fixtures for the queue's tests: a private apt archive with tiny
 # linux-source packages, a private cache, and topic trees.  Sourced by the
 # tests after sharness.
@@ -11,6 +11,19 @@ export PATH="$S:$PATH"
 use_private_cache() {
 	export KQ_CACHE="$SHARNESS_TRASH_DIRECTORY/cache"
 	export KQ_RESULTS="$KQ_CACHE/results"
+}
+
+# need_real_kernel: skip the whole script when real-kernel tests are off
+# (KQ_SKIP_REAL) or apt lists no linux-source-6.12.
+need_real_kernel() {
+	if [ -n "${KQ_SKIP_REAL:-}" ]; then
+		skip_all='KQ_SKIP_REAL is set'
+		test_done
+	fi
+	if ! apt-cache madison linux-source-6.12 2>/dev/null | grep -q .; then
+		skip_all='apt-cache lists no linux-source-6.12 (apt-get update?)'
+		test_done
+	fi
 }
 
 # use_fixture_cache REAL_CACHE TAG: a cache for fixture topics on a real

@@ -7,14 +7,7 @@ REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
-if [ -n "${KQ_SKIP_REAL:-}" ]; then
-	skip_all='KQ_SKIP_REAL is set'
-	test_done
-fi
-if ! apt-cache madison linux-source-6.12 2>/dev/null | grep -q .; then
-	skip_all='apt-cache lists no linux-source-6.12 (apt-get update?)'
-	test_done
-fi
+need_real_kernel
 
 FIX=$SHARNESS_TEST_DIRECTORY/fixtures/scan
 misc=drivers/misc

@@ -7,14 +7,7 @@ export KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
-if [ -n "${KQ_SKIP_REAL:-}" ]; then
-	skip_all='KQ_SKIP_REAL is set'
-	test_done
-fi
-if ! apt-cache madison linux-source-6.12 2>/dev/null | grep -q .; then
-	skip_all='apt-cache lists no linux-source-6.12 (apt-get update?)'
-	test_done
-fi
+need_real_kernel
 
 test_expect_success 'every active 6.12 topic passes every check' '
 	v=$(kernels --newest 6.12) && echo "$v" >version &&
