@@ -251,6 +251,20 @@ build_helper() {
 	printf '%s\n' "$bin"
 }
 
+# worktree_at WT COMMIT: a full worktree of the cache at COMMIT, made once
+# and then moved with reset --hard, so only changed files get new mtimes
+# and a build directory next to it stays warm.
+worktree_at() {
+	local wt=$1 commit=$2
+	if [ ! -e "$wt/.git" ]; then
+		rm -rf "$wt"
+		kgit worktree prune
+		kgit worktree add -q --detach "$wt" "$commit"
+	else
+		git -C "$wt" reset -q --hard "$commit"
+	fi
+}
+
 # kbuild_prepare WT OBJ: the build directory OBJ for worktree WT, an
 # x86_64 allmodconfig minus the options that turn warnings into errors or
 # need tools outside the build (BTF wants pahole), with "make prepare" done.
