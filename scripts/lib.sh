@@ -132,6 +132,7 @@ resolve_version() {
 #                  differs between tracks (default: <patches>/series)
 MANIFEST_KEYS="topic.name topic.prefix topic.state topic.tracks topic.patches
 topic.cover topic.upstream topic.upstream-subject topic.description topic.depends
+topic.boot topic.build-only
 $(for t in $KQ_TRACKS; do printf 'track.%s.series ' "$t"; done)"
 
 mget() { git config -f "$1" --get "$2" 2>/dev/null || true; }
@@ -249,6 +250,47 @@ build_helper() {
 		mv -f "$bin.tmp.$$" "$bin"
 	fi
 	printf '%s\n' "$bin"
+}
+
+# merge_onto COMMIT BRANCH...: COMMIT with each BRANCH merged in, as linux-next
+# does it (merge-tree, no worktree), each merge dated like COMMIT so the same
+# inputs give the same id.  Fast-forwards when COMMIT is an ancestor.
+# Prints the result; dies naming the branch and the file on a conflict.
+merge_onto() {
+	local commit=$1 b mb tree date
+	shift
+	date=$(kgit log -1 --format=%ad --date=raw "$commit")
+	for b; do
+		mb=$(kgit merge-base "$commit" "$b") || die "$b shares no history with $commit"
+		if [ "$mb" = "$(kgit rev-parse "$b^{commit}")" ]; then
+			continue
+		elif [ "$mb" = "$(kgit rev-parse "$commit^{commit}")" ]; then
+			commit=$(kgit rev-parse "$b^{commit}")
+			continue
+		fi
+		tree=$(kgit merge-tree --write-tree --name-only "$commit" "$b") ||
+			die "merging $b conflicts in $(printf '%s\n' "$tree" | sed -n '2,/^$/p' | sed '/^$/d' | paste -sd' ')"
+		commit=$(GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
+			kgit commit-tree -p "$commit" -p "$b" -m "Merge $b" "$tree")
+	done
+	printf '%s\n' "$commit"
+}
+
+# integration_commit VERSION TRACK: the packaged tree with every active
+# topic of TRACK merged (in manifest order), as refs/heads/integration/<v>.
+# The topic branches must exist (scripts/apply all VERSION).
+integration_commit() {
+	local tag base t b c branches=()
+	tag=$(version_tag "$1")
+	base=$(kgit rev-parse "refs/tags/$tag^{commit}")
+	for t in $(active_topics "$2"); do
+		b=$(topic_branch "$t" "$1")
+		[ "$(kgit merge-base "$base" "$b" 2>/dev/null)" = "$base" ] || die "$b is not based on $tag"
+		branches+=("$b")
+	done
+	c=$(merge_onto "$base" ${branches[@]+"${branches[@]}"})
+	kgit update-ref "refs/heads/integration/${tag#debian/}" "$c"
+	printf '%s\n' "$c"
 }
 
 # worktree_at WT COMMIT: a full worktree of the cache at COMMIT, made once

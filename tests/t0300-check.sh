@@ -64,7 +64,7 @@ test_expect_success 'make check on all five exits 1, one line per check per topi
 	cat out &&
 	for t in chk-broken chk-pass chk-sparse chk-style chk-w1; do
 		for c in checkpatch sparse w1 build; do
-			grep -E "^$t +$c +(pass|fail) +[0-9.]+s  " out || return 1
+			grep -E "^$t +$c +(pass|warn|fail) +[0-9.]+s  " out || return 1
 		done
 	done
 '

@@ -9,11 +9,11 @@ export KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
 
 need_real_kernel
 
-test_expect_success 'every active 6.12 topic passes every check' '
+test_expect_success 'no check fails for any active 6.12 topic' '
 	v=$(kernels --newest 6.12) && echo "$v" >version &&
 	check all "$v" >out 2>err &&
 	cat out &&
-	! grep -E " (fail|warn) " out
+	! grep -E "^[^ ]+ +[a-z0-9]+ +fail " out
 '
 
 test_expect_success 'each topic has a record, and its sparse check removed vm_fault_t warnings' '
@@ -24,7 +24,12 @@ test_expect_success 'each topic has a record, and its sparse check removed vm_fa
 		import json, sys
 		r = json.load(open(sys.argv[1]))
 		assert r["topic"] == sys.argv[2], r["topic"]
-		assert all(c["status"] == "pass" for c in r["checks"].values()), r["checks"]
+		c = r["checks"]
+		assert c["checkpatch"]["status"] == "pass" and c["build"]["status"] == "pass", c
+		# warn means: nothing new, only warnings the base already had
+		for k in ("sparse", "w1"):
+		    assert not c[k]["new"], (k, c[k]["new"])
+		    assert c[k]["status"] == ("warn" if c[k]["kept"] else "pass"), (k, c[k])
 		assert r["objects"], "no objects"
 		removed = r["checks"]["sparse"]["removed"]
 		assert any("vm_fault_t" in w for w in removed), (sys.argv[2], removed)
