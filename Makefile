@@ -8,20 +8,23 @@ TOPIC ?= all
 APPLY ?= none
 S := scripts
 
-.PHONY: all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+SELFTEST ?=
+.PHONY: boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
 	@rc=0; for k in $(KERNEL); do $(S)/apply $(TOPIC) $$k || rc=1; done; \
 	 echo; $(S)/summary $(KERNEL) || rc=1; \
 	 for k in $(KERNEL); do echo; $(S)/check $(TOPIC) $$k || rc=1; done; \
-	 for k in $(KERNEL); do echo; $(S)/scan --apply all $$k || rc=1; done; exit $$rc
+	 for k in $(KERNEL); do echo; $(S)/scan --apply all $$k || rc=1; done; \
+	 for k in $(KERNEL); do echo; $(S)/boot $$k || rc=1; done; exit $$rc
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 ## make              import the newest 6.1 and 6.12, apply every topic, print the table,
-##                   check every topic, then scan with every topic applied (must find nothing)
+##                   check every topic, scan with every topic applied (must find nothing),
+##                   and boot the integration kernel in QEMU
 ## make deps         install the Debian packages the queue uses (root)
 deps:
 	@$(S)/deps
@@ -56,6 +59,11 @@ check:
 ## make scan KERNEL=6.12.118 [APPLY=all]   sparse + Coccinelle scan for vm_fault_t mixing
 scan:
 	@rc=0; for k in $(KERNEL); do $(S)/scan --apply $(APPLY) $$k || rc=1; done; exit $$rc
+
+## make boot KERNEL=6.12.118 [SELFTEST=crash|hang|warn|fail]   QEMU boot test of
+##                   the integration kernel (every topic), guest tests in C, KUnit
+boot:
+	@rc=0; for k in $(KERNEL); do $(S)/boot $(if $(SELFTEST),--selftest $(SELFTEST)) $$k || rc=1; done; exit $$rc
 
 ## make test         run the test suite (tests/t*.sh under prove)
 test: deps

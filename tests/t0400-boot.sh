@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034
+test_description='boot: the integration kernel of the real newest 6.12 in QEMU, and each failure mode caught'
+KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
+export KQ_CACHE
+export KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
+. /usr/share/sharness/sharness.sh
+. "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+
+need_real_kernel
+
+field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+test_expect_success 'the integration kernel boots and every guest test and KUnit case passes' '
+	v=$(kernels --newest 6.12) && echo "$v" >version &&
+	boot "$v" >out 2>err &&
+	cat out &&
+	grep -E "^boot $v: PASS in " out &&
+	rec=$KQ_RESULTS/$v/boot.json &&
+	test "$(field "$rec" "r[\"verdict\"]")" = PASS &&
+	test "$(field "$rec" "r[\"qemu_exit\"]")" = 3 &&
+	test "$(field "$rec" "r[\"commit\"]")" = "$(kq_git rev-parse "integration/$(echo "$v" | tr "~:" "_%")")"
+'
+
+test_expect_success 'each guest program and the KUnit suite reported results by name, all ok' '
+	rec=$KQ_RESULTS/$(cat version)/boot.json &&
+	python3 - "$rec" <<-\EOP
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	names = {x["name"]: x["status"] for x in r["results"]}
+	want = ["dax.dax_is_on", "dax.read_fault_on_hole", "dax.write_fault_reaches_the_file",
+	        "dax.pmd_fault_on_aligned_mapping", "dax.map_sync_write_fault_needs_dsync",
+	        "dax.data_survives_remount", "f2fs.read_fault_reads_the_page_in",
+	        "f2fs.write_fault_runs_page_mkwrite", "f2fs.write_fault_after_shutdown_is_sigbus",
+	        "gfs2.write_fault_on_full_fs_is_sigbus", "vfio.edu_bar0_mmap_faults_through_vfio_pci",
+	        "vm_fault_errno.vmf_error_enomem_is_oom", "vm_fault_errno.vmf_fs_error_success_is_locked",
+	        "vm_fault_errno.vm_fault_to_errno_maps_back"]
+	missing = [n for n in want if n not in names]
+	assert not missing, missing
+	bad = {n: s for n, s in names.items() if s != "ok"}
+	assert not bad, bad
+	EOP
+'
+
+test_expect_success 'the console is kept, and topics that cannot run here say why' '
+	v=$(cat version) &&
+	grep "kq-init: verdict PASS" "$KQ_RESULTS/$v/boot.console.log" &&
+	grep -E "^  x86-sgx +build-only +SGX enclaves need SGX hardware" out &&
+	grep -E "^  nouveau +build-only +.*NVIDIA GPU" out &&
+	grep -E "^  fsdax +booted +guest tests: dax" out
+'
+
+test_expect_success 'a guest that panics fails the verdict' '
+	test_expect_code 1 boot --selftest crash "$(cat version)" >out 2>err &&
+	cat out &&
+	grep -E ": FAIL in .*QEMU exited without a verdict" out &&
+	grep -E "console: .*Kernel panic" out
+'
+
+test_expect_success 'a guest that WARNs fails the verdict even though its tests pass' '
+	test_expect_code 1 boot --selftest warn "$(cat version)" >out 2>err &&
+	cat out &&
+	grep -E ": FAIL in .*console: .*(WARNING|cut here)" out &&
+	test "$(field "$KQ_RESULTS/$(cat version)/boot-warn.json" "r[\"qemu_exit\"]")" = 3
+'
+
+test_expect_success 'a failing guest test fails the verdict and is named' '
+	test_expect_code 1 boot --selftest fail "$(cat version)" >out 2>err &&
+	cat out &&
+	grep -E "^  fail +fail\.deliberately_fails" out &&
+	grep -E ": FAIL in .*1 TAP/KTAP results not ok" out
+'
+
+test_expect_success 'a guest that hangs is killed by the host timeout' '
+	test_expect_code 1 boot --selftest hang --timeout 40 "$(cat version)" >out 2>err &&
+	cat out &&
+	grep -E ": FAIL in .*timeout: no verdict after 40s" out
+'
+
+test_expect_success 'a config symbol that does not stick fails the build, naming it' '
+	mkdir data && cp -r "$REPO/branches" "$REPO/kernel-patches" "$REPO/cover-letters" "$REPO/ci" data/ &&
+	echo CONFIG_KQ_NO_SUCH_SYMBOL=y >>data/ci/boot.config &&
+	test_expect_code 1 env KQ_ROOT="$PWD/data" boot "$(cat version)" >out 2>err &&
+	test_line_count = 1 err &&
+	grep "config symbols that did not stick after olddefconfig: CONFIG_KQ_NO_SUCH_SYMBOL=y (got: not in Kconfig)" err
+'
+
+test_expect_success 'bad input: one line, exit 2' '
+	test_expect_code 2 boot --selftest explode "$(cat version)" 2>err &&
+	test_line_count = 1 err && grep "unknown mode .explode." err &&
+	test_expect_code 2 boot 6.12.0-nosuch 2>err &&
+	test_line_count = 1 err
+'
+
+test_done
