@@ -11,6 +11,17 @@ need_real_kernel
 
 field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
+test_expect_success 'the guest init and tests are checkpatch --strict clean (kernel style)' '
+	v=$(kernels --newest 6.12) && kernel-tree "$v" >/dev/null &&
+	for f in checkpatch.pl spelling.txt const_structs.checkpatch; do
+		kq_git show "refs/tags/debian/$(echo "$v" | tr "~:" "_%"):scripts/$f" >$f || return 1
+	done &&
+	for f in "$REPO"/ci/guest/*.[ch]; do
+		perl checkpatch.pl --no-tree --strict --quiet -f "$f" >out 2>&1 ||
+			{ cat out; return 1; }
+	done
+'
+
 test_expect_success 'the integration kernel boots and every guest test and KUnit case passes' '
 	v=$(kernels --newest 6.12) && echo "$v" >version &&
 	boot "$v" >out 2>err &&

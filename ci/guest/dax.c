@@ -40,8 +40,8 @@ static int dax_mount(void)
 
 __attribute__((constructor)) static void dax_setup(void)
 {
-	char *mkfs[] = { "/sbin/mke2fs", "-q", "-F", "-t", "ext4", "-b", "4096",
-			 "-E", "stride=512,stripe_width=512", DEV, NULL };
+	static char *const mkfs[] = { "/sbin/mke2fs", "-q", "-F", "-t", "ext4", "-b", "4096",
+				      "-E", "stride=512,stripe_width=512", DEV, NULL };
 
 	mkdir(MNT, 0755);
 	if (kq_run(mkfs) || dax_mount() || kq_trace_enable("fs_dax"))

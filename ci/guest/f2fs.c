@@ -74,7 +74,7 @@ static int mkwrite_traces_ret(void)
 	if (read(fd, buf, sizeof(buf) - 1) < 0)
 		buf[0] = '\0';
 	close(fd);
-	return strstr(buf, " ret;") != NULL;
+	return !!strstr(buf, " ret;");
 }
 
 TEST(read_fault_reads_the_page_in)
@@ -161,7 +161,7 @@ TEST(write_fault_after_shutdown_is_sigbus)
 {
 	unsigned int how = F2FS_GOING_DOWN_NOSYNC;
 	char res[4096];
-	volatile unsigned char *p;
+	unsigned char *p;
 	int fd, status, n;
 	pid_t pid;
 
@@ -182,7 +182,7 @@ TEST(write_fault_after_shutdown_is_sigbus)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS)
 		TH_LOG("write fault on a shut down f2fs: status %#x, want SIGBUS", status);
-	munmap((void *)p, LEN);
+	munmap(p, LEN);
 	close(fd);
 	if (mkwrite_traces_ret()) {
 		n = kq_trace_values("f2fs_vm_page_mkwrite", "ret: ", res, sizeof(res));

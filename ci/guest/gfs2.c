@@ -93,7 +93,7 @@ TEST(write_fault_into_hole_allocates)
 TEST(write_fault_on_full_fs_is_sigbus)
 {
 	static char chunk[1 << 16];
-	volatile unsigned char *p;
+	unsigned char *p;
 	off_t off = 0;
 	size_t step;
 	int fd, fill, status;
@@ -127,7 +127,7 @@ TEST(write_fault_on_full_fs_is_sigbus)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS)
 		TH_LOG("write fault into a hole of a full gfs2: status %#x, want SIGBUS", status);
-	munmap((void *)p, LEN);
+	munmap(p, LEN);
 	close(fill);
 	close(fd);
 }

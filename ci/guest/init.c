@@ -85,7 +85,7 @@ static int run(const char *path)
 	int status;
 	pid_t pid;
 
-	say("run %s", path);
+	say("starting %s", path);
 	pid = fork();
 	if (pid < 0)
 		return -1;
