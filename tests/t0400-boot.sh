@@ -61,6 +61,16 @@ test_expect_success 'the console is kept, and topics that cannot run here say wh
 	grep -E "^  fsdax +booted +guest tests: dax" out
 '
 
+test_expect_success 'the newest 6.1 integration kernel boots too, with the 6.1 KUnit cases' '
+	v1=$(kernels --newest 6.1) &&
+	boot "$v1" >out1 2>err1 &&
+	cat out1 &&
+	grep -E "^boot $v1: PASS in " out1 &&
+	grep -E "^  ok +vm_fault_errno\.block_page_mkwrite_return_success_is_locked$" out1 &&
+	grep -E "^  ok +dax\.pmd_fault_on_aligned_mapping$" out1 &&
+	! grep -E "^  (fail|skip) " out1
+'
+
 test_expect_success 'a guest that panics fails the verdict' '
 	test_expect_code 1 boot --selftest crash "$(cat version)" >out 2>err &&
 	cat out &&

@@ -99,7 +99,7 @@ TEST(read_fault_reads_the_page_in)
 	 * and returns it locked or, having dropped mmap_lock for the I/O,
 	 * asks for a retry (which fault-around may then satisfy).
 	 */
-	n = kq_trace_values("f2fs_filemap_fault", "ret: ", res, sizeof(res));
+	n = kq_trace_results("f2fs_filemap_fault", res, sizeof(res));
 	ASSERT_LE(1, n);
 	EXPECT_TRUE(kq_any_has_flag(res, n, "MAJOR")) TH_LOG("results: %s", res);
 	for (i = 0, r = res; i < n; i++, r += strlen(r) + 1) {

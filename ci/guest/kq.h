@@ -15,6 +15,10 @@
 
 #define TRACING "/sys/kernel/tracing"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* Run argv[0] with argv, output to the console; its exit status or -1. */
 static inline int kq_run(char *const argv[])
 {
@@ -125,6 +129,53 @@ static inline int kq_any_has_flag(const char *values, int n, const char *flag)
 		if (kq_has_flag(values, flag))
 			return 1;
 	return 0;
+}
+
+/*
+ * The names VM_FAULT_RESULT_TRACE gives the bits of a fault result, for
+ * events that print it as a number (6.1's f2fs_filemap_fault: "ret = %lx").
+ */
+static inline void kq_fault_names(unsigned long v, char *out, size_t size)
+{
+	static const struct { unsigned long bit; const char *name; } names[] = {
+		{ 0x0001, "OOM" }, { 0x0002, "SIGBUS" }, { 0x0004, "MAJOR" },
+		{ 0x0010, "HWPOISON" }, { 0x0020, "HWPOISON_LARGE" },
+		{ 0x0040, "SIGSEGV" }, { 0x0100, "NOPAGE" }, { 0x0200, "LOCKED" },
+		{ 0x0400, "RETRY" }, { 0x0800, "FALLBACK" }, { 0x1000, "DONE_COW" },
+		{ 0x2000, "NEEDDSYNC" },
+	};
+	size_t i, used = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if ((v & names[i].bit) && used + strlen(names[i].name) + 2 < size)
+			used += snprintf(out + used, size - used, "%s%s",
+					 used ? "|" : "", names[i].name);
+}
+
+/*
+ * kq_trace_values() of an event's fault result, as flag names whether the
+ * event prints them ("ret: MAJOR|LOCKED") or a number ("ret = 204").
+ */
+static inline int kq_trace_results(const char *event, char *out, size_t size)
+{
+	char raw[4096], *r;
+	size_t used = 0;
+	int n, i;
+
+	n = kq_trace_values(event, "ret: ", out, size);
+	if (n != 0)
+		return n;
+	n = kq_trace_values(event, "ret = ", raw, sizeof(raw));
+	for (i = 0, r = raw; i < n; i++, r += strlen(r) + 1) {
+		if (used + 64 >= size)
+			break;
+		kq_fault_names(strtoul(r, NULL, 16), out + used, size - used);
+		used += strlen(out + used) + 1;
+	}
+	if (used < size)
+		out[used] = '\0';
+	return n;
 }
 
 #endif
