@@ -51,11 +51,15 @@ ensure_cache() {
 # the lock when the process dies, so an interrupted run leaves none behind.
 take_lock() {
 	ensure_cache
+	# A verb run by a verb that holds the lock (rebase runs apply) is
+	# covered by its parent's lock.
+	[ "${KQ_LOCK_HELD:-}" != "$KQ_CACHE" ] || return 0
 	exec 9>"$KQ_CACHE/lock"
 	if ! flock -n 9; then
 		note "$PROG: waiting for another run to release $KQ_CACHE/lock"
 		flock 9
 	fi
+	export KQ_LOCK_HELD=$KQ_CACHE
 }
 
 # DEP-14 tag name for a Debian version: ~ becomes _, : becomes %.
@@ -213,6 +217,34 @@ series_file() {
 	printf '%s/%s/%s\n' "$KQ_ROOT" "$(mget "$1" topic.patches)" "$s"
 }
 series_patches() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"; }
+# series_base FILE TRACK: the packaged version of TRACK the series applies
+# to: its "# base: <version>" line for that track (a series file shared by
+# two tracks has one line per track).
+series_base() {
+	local v
+	sed -n 's/^# base: *\([^ ]*\).*/\1/p' "$1" | while read -r v; do
+		if [ "$(track_of "$v")" = "$2" ]; then echo "$v"; fi
+	done | tail -n 1
+}
+
+# patch_failure WT PATCH AMLOG: name the file and hunk of PATCH that did not
+# apply.  Runs after "am --abort", in the worktree WT where it should go.
+patch_failure() {
+	local wt=$1 patch=$2 log=$3 where file line hunk conflicts
+	where=$(git -C "$wt" apply --check "$patch" 2>&1 |
+		grep -oE 'patch failed: [^ ]+:[0-9]+' | sed -n 1p | cut -d' ' -f3) || true
+	conflicts=$(sed -n 's/^CONFLICT ([a-z/]*): Merge conflict in /3-way conflict in /p' "$log" | tr '\n' ' ')
+	if [ -n "$where" ]; then
+		file=${where%:*} line=${where##*:}
+		hunk=$(grep -m1 -E "^@@ -$line(,[0-9]+)? " "$patch" || true)
+		printf '%s: does not apply: %s, hunk %s%s\n' "${patch##*/}" "$file" \
+			"${hunk:-at line $line}" "${conflicts:+ ($conflicts)}"
+		return
+	fi
+	where=$(grep -E '^CONFLICT|does not exist in index|already exists in|error: ' "$log" | sed -n 1,3p | tr '\n' ' ')
+	printf '%s: does not apply: %s\n' "${patch##*/}" "${where:-$(tail -n 1 "$log")}"
+}
+
 
 manifest_of() {
 	local f=$KQ_BRANCHES/$1.conf

@@ -94,15 +94,19 @@ EOC
 	rm -rf "$w"
 }
 
-# make_archive DIR: a flat apt repository with a few versions, and an
-# APT_CONFIG that sees only it.
+# make_archive DIR [DEBS-FUNCTION]: a flat apt repository with a few
+# versions (DEBS-FUNCTION POOL builds other ones), and an APT_CONFIG that
+# sees only it.
+default_debs() {
+	make_deb "$1" linux-source-6.1 6.1.1-1
+	make_deb "$1" linux-source-6.1 6.1.2-1
+	make_deb "$1" linux-source-6.1 6.1.2-2 'echo "/* -2 */" >>fs/dax.c'
+	make_deb "$1" linux-source-6.12 6.12.1-1~deb12u1
+}
 make_archive() {
 	local a=$1
 	mkdir -p "$a/pool" "$a/state/lists/partial" "$a/cache/archives/partial" "$a/etc/sources.list.d"
-	make_deb "$a/pool" linux-source-6.1 6.1.1-1
-	make_deb "$a/pool" linux-source-6.1 6.1.2-1
-	make_deb "$a/pool" linux-source-6.1 6.1.2-2 'echo "/* -2 */" >>fs/dax.c'
-	make_deb "$a/pool" linux-source-6.12 6.12.1-1~deb12u1
+	"${2:-default_debs}" "$a/pool"
 	index_archive "$a"
 	: >"$a/state/status"
 	# sharness works in "trash directory.tNNNN": apt wants the space encoded
