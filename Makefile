@@ -9,7 +9,7 @@ APPLY ?= none
 S := scripts
 
 SELFTEST ?=
-.PHONY: boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+.PHONY: rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
@@ -59,6 +59,20 @@ check:
 ## make scan KERNEL=6.12.118 [APPLY=all]   sparse + Coccinelle scan for vm_fault_t mixing
 scan:
 	@rc=0; for k in $(KERNEL); do $(S)/scan --apply $(APPLY) $$k || rc=1; done; exit $$rc
+
+## make rebase TOPIC=fsdax TO=6.12.118   move topics to a newer packaged kernel: per patch
+##                   unchanged/refreshed/dropped/conflict, a range-diff per move
+rebase:
+	@test -n "$(TO)" || { echo "make rebase: set TO=<version>" >&2; exit 2; }
+	@$(S)/rebase $(TOPIC) $(TO)
+
+## make update       walk every topic through every newer packaged version of its tracks
+update:
+	@$(S)/rebase --update $(TOPIC)
+
+## make chain        walk copies of the topics through every packaged version; the matrix
+chain:
+	@$(S)/rebase --chain $(TOPIC)
 
 ## make boot KERNEL=6.12.118 [SELFTEST=crash|hang|warn|fail]   QEMU boot test of
 ##                   the integration kernel (every topic), guest tests in C, KUnit

@@ -158,6 +158,20 @@ test_expect_success 'killed in the middle, a rerun finishes the job with the sam
 	sums >got && test_cmp want got
 '
 
+test_expect_success 'the chain walks copies through every version and prints the matrix; the topics are untouched' '
+	rm -rf root && cp -r pristine root &&
+	sed -i "s/^# base: 6.1.1-1$/# base: 6.1.3-1/" root/kernel-patches/main/series &&
+	sums >before &&
+	rebase --chain >out &&
+	cat out &&
+	sums >after && test_cmp before after &&
+	grep "^main: 6.1 walk starts at 6.1.1-1, the oldest version its series applies to" out &&
+	grep -E "^  main +\. +R +D$" out &&
+	grep -E "^  clash +\. += +C$" out &&
+	grep -E "^  shared +\. +R +=$" out &&
+	grep -E "^  shared +\.$" out
+'
+
 test_expect_success 'bad input: one line naming the problem, exit 2, nothing written' '
 	rm -rf root && cp -r pristine root && sums >before &&
 	test_expect_code 2 rebase nosuch 6.1.2-1 2>err && test_line_count = 1 err && grep "unknown topic .nosuch." err &&
