@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034
+test_description='rebase: the real topics walked through every packaged 6.1 and 6.12 kernel'
+KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
+export KQ_CACHE
+export KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
+. /usr/share/sharness/sharness.sh
+. "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+
+need_real_kernel
+
+sums() { (cd "$REPO" && find branches kernel-patches cover-letters -type f | sort | xargs md5sum); }
+
+test_expect_success 'the chain walks every active topic up to the newest kernel of each of its tracks' '
+	sums >before &&
+	rebase --chain >out 2>err &&
+	cat out &&
+	sums >after && test_cmp before after &&
+	grep "^track 6.1: " out && grep "^track 6.12: " out &&
+	python3 - "$KQ_RESULTS" "$REPO/branches" <<-\EOP
+	import configparser, glob, json, os, subprocess, sys
+	results, branches = sys.argv[1:]
+	newest = {t: subprocess.check_output(["kernels", "--newest", t], text=True).strip() for t in ("6.1", "6.12")}
+	for conf in sorted(glob.glob(branches + "/*.conf")):
+	    get = lambda k: subprocess.run(["git", "config", "-f", conf, k], capture_output=True, text=True).stdout.strip()
+	    if get("topic.state") != "active":
+	        continue
+	    name = get("topic.name")
+	    for track in get("topic.tracks").split():
+	        r = json.load(open(os.path.join(results, newest[track], "rebase-%s.json" % name)))
+	        assert r["status"] in ("ok", "base"), (name, track, r["status"])
+	EOP
+'
+
+test_expect_success 'every move the walk made has its range-diff' '
+	python3 - "$KQ_RESULTS" <<-\EOP
+	import glob, json, os, sys
+	n = 0
+	for f in glob.glob(sys.argv[1] + "/*/rebase-*.json"):
+	    r = json.load(open(f))
+	    if r["status"] == "ok":
+	        assert os.path.getsize(r["range_diff"]) > 0, f
+	        n += 1
+	assert n > 0
+	print(n, "moves")
+	EOP
+'
+
+test_done
