@@ -20,12 +20,6 @@
 #ifndef STATX_ATTR_DAX
 #define STATX_ATTR_DAX		0x00200000
 #endif
-#ifndef MAP_SHARED_VALIDATE
-#define MAP_SHARED_VALIDATE	0x03
-#endif
-#ifndef MAP_SYNC
-#define MAP_SYNC		0x80000
-#endif
 
 #define DEV	"/dev/pmem0"
 #define MNT	"/mnt/dax"

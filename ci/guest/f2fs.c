@@ -20,12 +20,6 @@
 #include "kselftest_harness.h"
 #include "kq.h"
 
-#ifndef MAP_SHARED_VALIDATE
-#define MAP_SHARED_VALIDATE	0x03
-#endif
-#ifndef MAP_SYNC
-#define MAP_SYNC		0x80000
-#endif
 #define F2FS_IOC_SHUTDOWN	_IOR('X', 125, unsigned int)
 #define F2FS_GOING_DOWN_NOSYNC	0x2
 
@@ -163,7 +157,6 @@ TEST(write_fault_after_shutdown_is_sigbus)
 	char res[4096];
 	unsigned char *p;
 	int fd, status, n;
-	pid_t pid;
 
 	ASSERT_EQ(0, setup_err);
 	fd = data_file("down");
@@ -173,14 +166,8 @@ TEST(write_fault_after_shutdown_is_sigbus)
 	EXPECT_EQ('a', p[0]);
 	ASSERT_EQ(0, ioctl(fd, F2FS_IOC_SHUTDOWN, &how));
 	kq_trace_clear();
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		p[0] = 'x';
-		_exit(0);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS)
+	status = kq_child_write(p);
+	EXPECT_TRUE(kq_sigbus(status))
 		TH_LOG("write fault on a shut down f2fs: status %#x, want SIGBUS", status);
 	munmap(p, LEN);
 	close(fd);

@@ -97,7 +97,6 @@ TEST(write_fault_on_full_fs_is_sigbus)
 	off_t off = 0;
 	size_t step;
 	int fd, fill, status;
-	pid_t pid;
 
 	ASSERT_EQ(0, setup_err);
 	fd = open_new("sparse");
@@ -118,14 +117,8 @@ TEST(write_fault_on_full_fs_is_sigbus)
 	TH_LOG("filled %lld MiB", (long long)off >> 20);
 	/* reading the hole maps the zero page; writing must allocate */
 	EXPECT_EQ(0, p[0]);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		p[0] = 'x';
-		_exit(0);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS)
+	status = kq_child_write(p);
+	EXPECT_TRUE(kq_sigbus(status))
 		TH_LOG("write fault into a hole of a full gfs2: status %#x, want SIGBUS", status);
 	munmap(p, LEN);
 	close(fill);

@@ -24,6 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kq.h"
+
 #define EXIT_PORT	0xf4
 #define EXIT_PASS	1	/* QEMU exit status 3 */
 #define EXIT_FAIL	2	/* QEMU exit status 5 */
@@ -50,18 +52,6 @@ static int do_mount(const char *src, const char *dir, const char *type)
 		return -1;
 	}
 	return 0;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
 static void read_mode(void)
@@ -151,9 +141,9 @@ int main(void)
 	say("mode %s", mode);
 
 	if (!strcmp(mode, "crash"))
-		write_file("/sys/kernel/debug/provoke-crash/DIRECT", "PANIC");
+		kq_write("/sys/kernel/debug/provoke-crash/DIRECT", "PANIC");
 	if (!strcmp(mode, "warn"))
-		write_file("/sys/kernel/debug/provoke-crash/DIRECT", "WARNING");
+		kq_write("/sys/kernel/debug/provoke-crash/DIRECT", "WARNING");
 	if (!strcmp(mode, "hang"))
 		for (;;)
 			pause();

@@ -10,10 +10,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define TRACING "/sys/kernel/tracing"
+
+#ifndef MAP_SHARED_VALIDATE
+#define MAP_SHARED_VALIDATE	0x03
+#endif
+#ifndef MAP_SYNC
+#define MAP_SYNC		0x80000
+#endif
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -46,6 +54,32 @@ static inline int kq_write(const char *path, const char *text)
 	n = write(fd, text, strlen(text));
 	close(fd);
 	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/*
+ * Write one byte at p in a child process: the write fault happens there, so
+ * a SIGBUS kills the child, not the test.  Returns the child's wait status
+ * (-1 if it could not run); kq_sigbus() tells whether SIGBUS killed it.
+ */
+static inline int kq_child_write(unsigned char *p)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		p[0] = 'x';
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+static inline int kq_sigbus(int status)
+{
+	return status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS;
 }
 
 /* Enable the events of one system ("fs_dax") or one event ("f2fs/x"). */
