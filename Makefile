@@ -9,7 +9,7 @@ APPLY ?= none
 S := scripts
 
 SELFTEST ?=
-.PHONY: rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+.PHONY: send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
@@ -59,6 +59,12 @@ check:
 ## make scan KERNEL=6.12.118 [APPLY=all]   sparse + Coccinelle scan for vm_fault_t mixing
 scan:
 	@rc=0; for k in $(KERNEL); do $(S)/scan --apply $(APPLY) $$k || rc=1; done; exit $$rc
+
+## make send TOPIC=f2fs [KERNEL=6.12.118]   prepare the topic as a b4 series (dry run:
+##                   messages written to results/, nothing sent)
+send:
+	@test "$(TOPIC)" != all || { echo "make send: set TOPIC=<topic>" >&2; exit 2; }
+	@$(S)/send $(TOPIC) $(filter-out newest-6.1 newest-6.12,$(KERNEL))
 
 ## make rebase TOPIC=fsdax TO=6.12.118   move topics to a newer packaged kernel: per patch
 ##                   unchanged/refreshed/dropped/conflict, a range-diff per move
