@@ -146,3 +146,6 @@ test_line_count() {
 		return 1
 	fi
 }
+
+# fgit: git as the fixture author, for commits in fixture trees.
+fgit() { git -c user.name="Fixture Author" -c user.email=fixture@example.org "$@"; }

@@ -33,9 +33,10 @@ test_expect_success 'each topic branch carries exactly its patch files' '
 	for t in $(apply all "$v" | sed -n "s/^\([a-z0-9-]*\): topic\/.*/\1/p"); do
 		br=topic/$t/${tag#debian/} &&
 		n=$(kq_git rev-list --count "$tag..$br") &&
-		test "$n" = "$(grep -c . "$REPO/kernel-patches/$t/series")" &&
+		grep -v "^#" "$REPO/kernel-patches/$t/series" | grep . >names &&
+		test "$n" = "$(wc -l <names)" &&
 		kq_git diff "$tag" "$br" >got.diff &&
-		for p in $(cat "$REPO/kernel-patches/$t/series"); do
+		for p in $(cat names); do
 			sed -n "/^diff --git/,\$p" "$REPO/kernel-patches/$t/$p"
 		done | grep "^[-+][^-+]" | sort >want.lines &&
 		grep "^[-+][^-+]" got.diff | sort >got.lines &&

@@ -8,7 +8,6 @@ REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 need_real_kernel
 
 file=drivers/misc/dummy-irq.c
-fgit() { git -c user.name="Fixture Author" -c user.email=fixture@example.org "$@"; }
 
 # fixture_topic NAME SUBJECT SED-SCRIPT: a one-patch topic editing $file.
 fixture_topic() {

@@ -8,7 +8,6 @@ REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 need_real_kernel
 
 file=drivers/misc/dummy-irq.c
-fgit() { git -c user.name="Fixture Author" -c user.email=fixture@example.org "$@"; }
 # msgs VERSION: the messages, relative to the trash directory (no spaces)
 msgs() { find "results/$(cat version)/send-snd/$1" -name "*.eml" | sort; }
 # hdr NAME FILE: an unfolded header
