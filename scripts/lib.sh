@@ -325,6 +325,27 @@ integration_commit() {
 	printf '%s\n' "$c"
 }
 
+# sparse_worktree WT COMMIT PATH...: a worktree of the cache at COMMIT
+# (made once, detached) with only the top-level files and PATHs ("/dir/file")
+# checked out, and no git am left in progress.
+sparse_worktree() {
+	local wt=$1 commit=$2 err
+	shift 2
+	if [ ! -e "$wt/.git" ]; then
+		rm -rf "$wt"
+		kgit worktree prune
+		mkdir -p "${wt%/*}"
+		err=$(kgit worktree add -q --no-checkout --detach "$wt" "$commit" 2>&1) ||
+			die "cannot create worktree $wt: $err"
+	fi
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" sparse-checkout set --no-cone '/*' '!/*/' "$@" 2>/dev/null
+	git -C "$wt" checkout -q --detach -f "$commit"
+	git -C "$wt" reset -q --hard "$commit"
+}
+# patch_paths PATCH...: the files the patches touch, as sparse_worktree paths.
+patch_paths() { sed -n 's|^diff --git a/\([^ ]*\) b/\(.*\)$|/\1\n/\2|p' "$@" | sort -u; }
+
 # worktree_at WT COMMIT: a full worktree of the cache at COMMIT, made once
 # and then moved with reset --hard, so only changed files get new mtimes
 # and a build directory next to it stays warm.
