@@ -227,6 +227,19 @@ series_base() {
 	done | tail -n 1
 }
 
+# series_head FILE TRACK VERSION [own]: the comment lines a series file
+# keeps when TRACK moves to VERSION: its other comments, the base lines of
+# the other tracks (unless "own": a series of TRACK alone), and
+# "# base: VERSION".
+series_head() {
+	local v
+	grep -v '^# base: ' "$1" | sed -n '/^#/p' || true
+	[ "${4:-}" = own ] || sed -n 's/^# base: *\([^ ]*\).*/\1/p' "$1" | while read -r v; do
+		if [ "$(track_of "$v")" != "$2" ]; then echo "# base: $v"; fi
+	done
+	echo "# base: $3"
+}
+
 # patch_failure WT PATCH AMLOG: name the file and hunk of PATCH that did not
 # apply.  Runs after "am --abort", in the worktree WT where it should go.
 patch_failure() {
