@@ -9,6 +9,8 @@ APPLY ?= none
 S := scripts
 
 SELFTEST ?=
+SEND ?=
+CONFIRM ?=
 .PHONY: send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
@@ -62,9 +64,13 @@ scan:
 
 ## make send TOPIC=f2fs [KERNEL=6.12.118]   prepare the topic as a b4 series (dry run:
 ##                   messages written to results/, nothing sent)
+## make send TOPIC=f2fs SEND=yes [CONFIRM=f2fs]   send it for real through sendemail.*
+##                   after typing the topic name (or CONFIRM=) when checks and boot are green
 send:
 	@test "$(TOPIC)" != all || { echo "make send: set TOPIC=<topic>" >&2; exit 2; }
-	@$(S)/send $(TOPIC) $(filter-out newest-6.1 newest-6.12,$(KERNEL))
+	@case "$(SEND)" in ""|no|yes) ;; *) echo "make send: SEND=yes or nothing, not '$(SEND)'" >&2; exit 2;; esac
+	@$(S)/send $(if $(filter yes,$(SEND)),--send) $(if $(CONFIRM),--confirm $(CONFIRM)) \
+	  $(TOPIC) $(filter-out newest-6.1 newest-6.12,$(KERNEL))
 
 ## make rebase TOPIC=fsdax TO=6.12.118   move topics to a newer packaged kernel: per patch
 ##                   unchanged/refreshed/dropped/conflict, a range-diff per move

@@ -136,7 +136,7 @@ resolve_version() {
 #                  differs between tracks (default: <patches>/series)
 MANIFEST_KEYS="topic.name topic.prefix topic.state topic.tracks topic.patches
 topic.cover topic.upstream topic.upstream-subject topic.description topic.depends
-topic.boot topic.build-only topic.change-id topic.sent-version topic.send-prefixes
+topic.boot topic.build-only topic.change-id topic.sent-version topic.sent-from topic.send-prefixes
 $(for t in $KQ_TRACKS; do printf 'track.%s.series ' "$t"; done)"
 
 mget() { git config -f "$1" --get "$2" 2>/dev/null || true; }

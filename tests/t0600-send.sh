@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC1091,SC2034,SC2154
-test_description='send: a fixture topic on the real 6.12 tree prepared as a b4 series, dry run'
+test_description='send: a fixture topic on the real 6.12 tree as a b4 series, dry run and real
+sends to an SMTP server on 127.0.0.1, the refusals, v2 with changes and range-diff'
 REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
@@ -8,19 +9,31 @@ REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 need_real_kernel
 
 file=drivers/misc/dummy-irq.c
-# msgs VERSION: the messages, relative to the trash directory (no spaces)
-msgs() { find "results/$(cat version)/send-snd/$1" -name "*.eml" | sort; }
+# msgs DIR: the messages in DIR (b4 -o folder or the SMTP sink), relative paths
+msgs() { find "$1" -name "*.eml" | sort; }
+out() { echo "results/$(cat version)/send-snd/$1"; }
 # hdr NAME FILE: an unfolded header
 hdr() { awk -v h="$1: " '/^$/ { exit } /^[ \t]/ { sub(/^[ \t]+/, " "); c = c $0; next } { if (index(c, h) == 1) print substr(c, length(h) + 1); c = $0 } END { if (index(c, h) == 1) print substr(c, length(h) + 1) }' "$2"; }
+# addrs: the bare addresses of a To/Cc list on stdin, one per line, sorted
+addrs() { tr "," "\n" | sed -n "s/.*<\(.*\)>.*/\1/p; /</!s/^ *\([^ ]*@[^ ]*\) *$/\1/p" | sort -u; }
+conf() { git config -f data/branches/snd.conf "$@"; }
+# gcfg KEY VALUE: set a key in the test's global git config (the user's ~/.gitconfig)
+gcfg() { git config --file "$PWD/gitconfig" "$@"; }
+export GIT_CONFIG_GLOBAL=$PWD/gitconfig
+# refused PATTERN: the last send refused in one line matching PATTERN, exit 1
+refused() { test_line_count "=" 1 err && grep -E "^send: refusing to send snd v[0-9]+: .*$1" err; }
 
-test_expect_success 'setup: a two-patch fixture topic, its repository committed' '
+test_expect_success 'setup: the repository with a two-patch fixture topic, committed' '
 	v=$(KQ_CACHE=$REAL_CACHE kernels --newest 6.12) && echo "$v" >version &&
 	KQ_CACHE=$REAL_CACHE kernel-tree "$v" >/dev/null &&
 	tag=debian/$(sed "s/~/_/" version) && echo "$tag" >tag &&
 	use_fixture_cache "$REAL_CACHE" "$tag" &&
-	mkdir -p data/branches data/kernel-patches/snd data/cover-letters g &&
-	git init -q g && kq_git show "$tag:$file" >g/dummy-irq.c && git -C g add . && fgit -C g commit -qm base &&
-	kq_git worktree prune && rm -rf wt && kq_git worktree add -q --detach wt "$tag" &&
+	{ test -e "$KQ_CACHE/ccache" || ln -s "$REAL_CACHE/ccache" "$KQ_CACHE/ccache"; } &&
+	{ kq_git tag -l "sent/*" | xargs -r git --git-dir="$KQ_CACHE/linux.git" tag -d >/dev/null; } &&
+	git clone -q "$REPO" data &&
+	git -C data config user.name "Fixture Author" && git -C data config user.email fixture@example.org &&
+	mkdir -p data/kernel-patches/snd &&
+	rm -rf wt && kq_git worktree prune && kq_git worktree add -q --detach wt "$tag" &&
 	sed -i "s/static int count = 0;/static int count;/" "wt/$file" &&
 	printf "misc: dummy-irq: Do not initialise a static to 0\n\nStatics start at 0.\n\nSigned-off-by: Fixture Author <fixture@example.org>\n" >m1 &&
 	fgit -C wt commit -qa -F "$PWD/m1" &&
@@ -40,40 +53,30 @@ test_expect_success 'setup: a two-patch fixture topic, its repository committed'
 		cover = cover-letters/snd.txt
 		description = send fixture
 	EOC
-	git init -q data && fgit -C data add . && fgit -C data commit -qm fixture &&
-	git -C data config user.name "Fixture Author" && git -C data config user.email fixture@example.org &&
+	git -C data add . && git -C data commit -qm "snd: the fixture topic" &&
 	export KQ_ROOT=$PWD/data
 '
 
-test_expect_success 'a listener on 127.0.0.1 records every connection (for the no-SMTP check)' '
-	python3 -c "
-import socket, sys
-s = socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(5)
-open(\"port\", \"w\").write(str(s.getsockname()[1]))
-s.settimeout(600)
-while True:
-    try:
-        c, a = s.accept()
-    except OSError:
-        break
-    open(\"connections\", \"a\").write(\"connection\\n\"); c.close()
-" &
-	echo $! >listener && for i in $(seq 50); do test -s port && break; sleep 0.1; done && test -s port
+test_expect_success 'an SMTP server on 127.0.0.1 (aiosmtpd) takes mail' '
+	{ "$SHARNESS_TEST_DIRECTORY/smtp-sink.py" "$PWD/smtp" & echo $! >smtp.pid; } &&
+	for i in $(seq 100); do test -s smtp/port && break; sleep 0.1; done &&
+	test -s smtp/port && cat smtp/port
 '
 
-test_expect_success 'the dry run writes a threaded series for the maintainers and connects to nobody' '
-	port=$(cat port) &&
-	GIT_CONFIG_GLOBAL=$PWD/gitconfig git config --global sendemail.smtpserver 127.0.0.1 &&
-	GIT_CONFIG_GLOBAL=$PWD/gitconfig git config --global sendemail.smtpserverport "$port" &&
-	GIT_CONFIG_GLOBAL=$PWD/gitconfig send snd >out 2>err &&
+test_expect_success 'the dry run writes a threaded series, says why it is not sendable, connects to nobody' '
+	gcfg sendemail.smtpserver 127.0.0.1 && gcfg sendemail.smtpserverport "$(cat smtp/port)" &&
+	send snd >out 2>err &&
 	cat out &&
 	grep -E "^send snd v1 on $(cat version): 3 messages in .* \(dry run: nothing was sent\)$" out &&
-	test_line_count = 3 <(msgs v1) &&
-	! test -e connections
+	test_line_count = 3 <(msgs "$(out v1)") &&
+	grep -x "  not sendable yet: the git identity .Fixture Author <fixture@example.org>. is a placeholder: replies would go nowhere" out &&
+	grep -x "  not sendable yet: no checks on $(cat version) (make check TOPIC=snd KERNEL=$(cat version))" out &&
+	grep -x "  not sendable yet: no boot on $(cat version) (make boot KERNEL=$(cat version))" out &&
+	! test -e smtp/connections
 '
 
 test_expect_success 'subjects, threading, base-commit and change-id are what b4 prep should make' '
-	set -- $(msgs v1) &&
+	set -- $(msgs "$(out v1)") &&
 	test "$(hdr Subject "$1")" = "[PATCH 0/2] misc: dummy-irq: two small cleanups" &&
 	test "$(hdr Subject "$2")" = "[PATCH 1/2] misc: dummy-irq: Do not initialise a static to 0" &&
 	test "$(hdr Subject "$3")" = "[PATCH 2/2] misc: dummy-irq: Reject irq 0" &&
@@ -86,7 +89,7 @@ test_expect_success 'subjects, threading, base-commit and change-id are what b4 
 
 test_expect_success 'To and Cc are who get_maintainer.pl names for the touched file' '
 	kq_git show "$(cat tag):MAINTAINERS" >MAINTAINERS &&
-	set -- $(msgs v1) &&
+	set -- $(msgs "$(out v1)") &&
 	{ hdr To "$1"; hdr Cc "$1"; } | tr "," "\n" | sed "s/^ *//; s/ *$//" | grep . | sort >got &&
 	awk "/^DUMMY IRQ|^CHAR and MISC DRIVERS/ { on = 1; next } /^$/ { on = 0 } on && /^[ML]:/" MAINTAINERS >entries &&
 	test -s entries &&
@@ -96,30 +99,148 @@ test_expect_success 'To and Cc are who get_maintainer.pl names for the touched f
 '
 
 test_expect_success 'the patches git am cleanly onto the base' '
-	kq_git worktree prune && rm -rf am && kq_git worktree add -q --detach am "$(cat tag)" &&
-	set -- $(msgs v1) &&
+	rm -rf am && kq_git worktree prune && kq_git worktree add -q --detach am "$(cat tag)" &&
+	set -- $(msgs "$(out v1)") &&
 	fgit -C am am -q "$PWD/$2" "$PWD/$3" &&
 	test "$(git -C am rev-list --count "$(cat tag)..HEAD")" = 2 &&
 	git -C am diff "$(cat tag)" HEAD -- "$file" | grep "^+	if (irq <= 0) {"
 '
 
-test_expect_success 'a series sent before keeps its change-id and the next version number' '
-	git config -f data/branches/snd.conf topic.change-id 20260101-b4-snd-0123456789ab &&
-	git config -f data/branches/snd.conf topic.sent-version 2 &&
-	GIT_CONFIG_GLOBAL=$PWD/gitconfig send snd >out &&
-	set -- $(msgs v3) &&
-	test "$(hdr Subject "$1")" = "[PATCH v3 0/2] misc: dummy-irq: two small cleanups" &&
-	grep -x "change-id: 20260101-b4-snd-0123456789ab" "$1" &&
-	! test -e connections
+test_expect_success 'refused without checks, boot, identity or SMTP server: one line, nothing sent' '
+	cp data/branches/snd.conf conf.before && gcfg --unset sendemail.smtpserver &&
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "placeholder.*; no SMTP server configured \(git config sendemail.smtpserver\): b4 0.12 would fall back to the kernel.org web endpoint; no checks on .*; no boot on " &&
+	! test -e smtp/connections && test_cmp conf.before data/branches/snd.conf &&
+	test -z "$(kq_git tag -l "sent/*")"
+'
+
+test_expect_success 'the checks and the boot of the topic are green (real check, real QEMU boot)' '
+	check snd "$(cat version)" >check.out 2>&1 || { cat check.out; false; } &&
+	boot "$(cat version)" >boot.out 2>&1 || { cat boot.out; false; } &&
+	grep -E "^boot .*: PASS in" boot.out && grep -E "^  snd +booted" boot.out
+'
+
+test_expect_success 'an unset identity, uncommitted patch files, another CONFIRM, no terminal: each refused' '
+	gcfg sendemail.smtpserver 127.0.0.1 &&
+	git -C data config --unset user.email &&
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "the git identity is unset \(git config user.name / user.email\)$" &&
+	git -C data config user.email sender@vmfault-queue.dev &&
+	git -C data config user.name "Fixture Sender" &&
+	echo "# local note" >>data/kernel-patches/snd/series &&
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "uncommitted changes in kernel-patches/snd/series: commit what you send$" &&
+	git -C data checkout -q kernel-patches/snd/series &&
+	test_expect_code 1 send --send --confirm fsdax snd >out 2>err &&
+	refused "CONFIRM=fsdax names another topic$" &&
+	test_expect_code 1 send --send snd </dev/null >out 2>err &&
+	refused "no confirmation \(run at a terminal, or CONFIRM=snd\)$" &&
+	! test -e smtp/connections
+'
+
+test_expect_success 'no recipients (get_maintainer.pl replaced by a command naming nobody): refused' '
+	gcfg b4.send-auto-to-cmd /bin/true && gcfg b4.send-auto-cc-cmd /bin/true &&
+	{ send --send --confirm snd snd >out 2>err; echo $? >rc; } &&
+	gcfg --unset b4.send-auto-to-cmd && gcfg --unset b4.send-auto-cc-cmd &&
+	cat err && test "$(cat rc)" = 1 && test_line_count = 1 err && grep "^send: no recipients: get_maintainer.pl found nobody for the files of snd$" err &&
+	! test -e smtp/connections
+'
+
+test_expect_success 'v1 sent with CONFIRM: the SMTP server got the series for the maintainers' '
+	send --send --confirm snd snd >out 2>err || { cat out err; false; } &&
+	cat out &&
+	grep -E "^send snd v1 on $(cat version): 3 messages to [0-9]+ recipients via 127.0.0.1:$(cat smtp/port)$" out &&
+	grep -E "^sent snd v1: tag sent/snd-v1, cover <.*>$" out &&
+	mkdir v1 && mv smtp/*.eml v1/ && test_line_count = 3 <(msgs v1) &&
+	set -- $(msgs v1) &&
+	test "$(hdr Subject "$1")" = "[PATCH 0/2] misc: dummy-irq: two small cleanups" &&
+	test "$(hdr Subject "$3")" = "[PATCH 2/2] misc: dummy-irq: Reject irq 0" &&
+	test "$(hdr From "$1")" = "Fixture Sender <sender@vmfault-queue.dev>" &&
+	test "$(hdr X-Envelope-From "$1")" = sender@vmfault-queue.dev &&
+	test "$(hdr In-Reply-To "$2")" = "$(hdr Message-Id "$1")" &&
+	test "$(hdr In-Reply-To "$3")" = "$(hdr Message-Id "$1")" &&
+	{ hdr To "$1"; echo ,; hdr Cc "$1"; } | addrs >headers &&
+	sed -n "s/^X-Envelope-To: //p" "$1" | sort -u >envelope &&
+	test_cmp headers envelope &&
+	grep -F "$(kq_git show "$(cat tag):MAINTAINERS" | sed -n "/^CHAR and MISC DRIVERS/,/^$/s/^M:.*<\(.*\)>.*/\1/p" | head -n 1)" envelope &&
+	grep -x "base-commit: $(kq_git rev-parse "$(cat tag)^{commit}")" "$1" &&
+	grep -E "^change-id: [0-9]{8}-b4-snd-[0-9a-f]{12}$" "$1" &&
+	rm -rf am && kq_git worktree prune && kq_git worktree add -q --detach am "$(cat tag)" &&
+	fgit -C am am -q "$PWD/$2" "$PWD/$3" && test "$(git -C am rev-list --count "$(cat tag)..HEAD")" = 2
+'
+
+test_expect_success 'after v1: the sent tag, the manifest and the record' '
+	set -- $(msgs v1) &&
+	change=$(sed -n "s/^change-id: //p" "$1") &&
+	kq_git rev-parse -q --verify refs/tags/sent/snd-v1 &&
+	test "$(conf topic.sent-version)" = 1 &&
+	test "$(conf topic.change-id)" = "$change" &&
+	test "$(conf topic.sent-from)" = "$(git -C data rev-parse HEAD)" &&
+	topics snd >/dev/null &&
+	rec=results/$(cat version)/send-snd.json &&
+	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(d[\"version\"], d[\"change_id\"], d[\"cover_message_id\"], d[\"tag\"], len(d[\"subjects\"]))" "$rec" >rec &&
+	echo "1 $change $(hdr Message-Id "$1") sent/snd-v1 3" >want && test_cmp want rec
+'
+
+test_expect_success 'v1 again before the manifest is committed: refused, nothing sent' '
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "uncommitted changes in branches/snd.conf" &&
+	test -z "$(msgs smtp)"
+'
+
+test_expect_success 'a changed patch: refused until checked and booted again' '
+	git -C data commit -qam "snd: sent v1" &&
+	rm -rf wt2 && kq_git worktree prune && kq_git worktree add -q --detach wt2 "$(cat tag)" &&
+	fgit -C wt2 am -q "$PWD"/data/kernel-patches/snd/0001-*.patch &&
+	sed -i "s/	if (irq < 0) {/	if (irq <= 0 || irq >= NR_IRQS) {/" "wt2/$file" &&
+	printf "misc: dummy-irq: Reject irq 0 and lines past NR_IRQS\n\nIRQ 0 is not a valid line here, nor is one past NR_IRQS.\n\nSigned-off-by: Fixture Author <fixture@example.org>\n" >m3 &&
+	fgit -C wt2 commit -qa -F "$PWD/m3" &&
+	rm data/kernel-patches/snd/0002-*.patch &&
+	git -C wt2 format-patch -q --zero-commit --no-signature -o "$PWD/data/kernel-patches/snd" HEAD^..HEAD --start-number 2 &&
+	(cd data/kernel-patches/snd && { echo "# base: $(cat ../../../version)"; ls -- *.patch; } >series) &&
+	git -C data add -A kernel-patches/snd &&
+	git -C data commit -qm "snd: also reject lines past NR_IRQS" &&
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "the checks ran on [0-9a-f]{12}, the topic is now [0-9a-f]{12} .*the last boot on .* does not contain " &&
+	check snd "$(cat version)" >check.out 2>&1 || { cat check.out; false; } &&
+	boot "$(cat version)" >boot.out 2>&1 || { cat boot.out; false; }
+'
+
+test_expect_success 'v2 at the terminal: a wrong answer sends nothing, the topic name sends' '
+	echo fsdax >answer && test_expect_code 1 script -qec "send --send snd" /dev/null <answer >out 2>&1 &&
+	grep "refusing to send snd v2: not confirmed (.fsdax. typed)" out &&
+	test -z "$(msgs smtp)" &&
+	echo snd >answer && script -qec "send --send snd" /dev/null <answer >out 2>&1 || { cat out; false; } &&
+	grep "sent snd v2: tag sent/snd-v2" out &&
+	mkdir v2 && mv smtp/*.eml v2/ && test_line_count = 3 <(msgs v2)
+'
+
+test_expect_success 'v2: same change-id, numbered v2, "Changes in v2" with the log and the range-diff' '
+	set -- $(msgs v2) && v1cover=$(msgs v1 | head -n 1) &&
+	test "$(hdr Subject "$1")" = "[PATCH v2 0/2] misc: dummy-irq: two small cleanups" &&
+	test "$(hdr Subject "$3")" = "[PATCH v2 2/2] misc: dummy-irq: Reject irq 0 and lines past NR_IRQS" &&
+	grep -x "change-id: $(sed -n "s/^change-id: //p" "$v1cover")" "$1" &&
+	sed -n "/^Changes in v2:/,/^---/p" "$1" >changes && cat changes &&
+	grep -x -- "- snd: also reject lines past NR_IRQS" changes &&
+	! grep -- "- snd: sent v1" changes &&
+	grep -x -- "- Range-diff against v1:" changes &&
+	grep -E "^\| +1: +[0-9a-f]+ = 1: +[0-9a-f]+ misc: dummy-irq: Do not initialise a static to 0$" changes &&
+	grep -E "^\| +2: +[0-9a-f]+ ! 2: +[0-9a-f]+ misc: dummy-irq: Reject irq 0" changes &&
+	grep -F "|     ++	if (irq <= 0 || irq >= NR_IRQS) {" changes &&
+	grep -E "^\| +Signed-off-by: Fixture Author" changes &&
+	test "$(grep -c "^Signed-off-by:" "$1")" = 0 &&
+	test "$(conf topic.sent-version)" = 2 &&
+	kq_git rev-parse -q --verify refs/tags/sent/snd-v2
 '
 
 test_expect_success 'bad input: one line, exit 2' '
 	test_expect_code 2 send nosuch 2>err && test_line_count = 1 err && grep "unknown topic .nosuch." err &&
-	test_expect_code 2 send snd 6.1.192-3 2>err && test_line_count = 1 err && grep "does not target track 6.1" err
+	test_expect_code 2 send snd 6.1.192-3 2>err && test_line_count = 1 err && grep "does not target track 6.1" err &&
+	test_expect_code 2 send --confirm snd snd 2>err && test_line_count = 1 err && grep "confirm without --send" err
 '
 
-test_expect_success 'stop the listener' '
-	kill "$(cat listener)" 2>/dev/null; true
+test_expect_success 'stop the SMTP server' '
+	kill "$(cat smtp.pid)" 2>/dev/null; true
 '
 
 test_done
