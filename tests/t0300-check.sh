@@ -114,6 +114,20 @@ for c in r[\"checks\"].values():
 	     "$(kq_git rev-parse "$tag^{commit}")"
 '
 
+test_expect_success 'a second run reuses the records of the same built commits; FORCE and other code rerun' '
+	cp "$KQ_RESULTS/$(cat version)/check-chk-sparse.json" before.json &&
+	test_expect_code 1 env KQ_ROOT="$PWD/data" check chk-sparse "$(cat version)" >out2 2>err2 &&
+	KQ_ROOT="$PWD/data" check chk-pass "$(cat version)" >>out2 2>>err2 &&
+	grep -E "^chk-sparse +sparse +fail +reused  " out2 && grep -E "^chk-pass +build +pass +reused  " out2 &&
+	grep -c "record reused" err2 | grep -x 2 &&
+	test_cmp before.json "$KQ_RESULTS/$(cat version)/check-chk-sparse.json" &&
+	KQ_CHECK_FORCE=1 KQ_ROOT="$PWD/data" check chk-pass "$(cat version)" >out3 2>&1 &&
+	grep -E "^chk-pass +build +pass +[0-9.]+s  " out3 && ! grep reused out3 &&
+	sed -i "s/\"tool\": \"[0-9a-f]*\"/\"tool\": \"0000\"/" "$KQ_RESULTS/$(cat version)/check-chk-pass.json" &&
+	KQ_ROOT="$PWD/data" check chk-pass "$(cat version)" >out4 2>&1 &&
+	! grep reused out4 && grep -E "^chk-pass +checkpatch +pass +[0-9.]+s  " out4
+'
+
 test_expect_success 'bad input: unknown topic, exit 2, one line' '
 	test_expect_code 2 env KQ_ROOT="$PWD/data" check no-such-topic "$(cat version)" 2>err &&
 	test_line_count = 1 err && grep no-such-topic err
