@@ -30,6 +30,20 @@ virtual report
 import re
 
 seen = set()
+# (file, function, index) -> type of the integer parameters of the
+# functions each file defines.
+int_params = {}
+
+# Integer types a fault code must not live in (spelled as spatch prints
+# them; typedefs are known only when this file declares them or they are
+# the kernel's usual fixed-width names).
+INTS = set("""int|unsigned int|signed int|unsigned|signed|long|unsigned long|
+long int|unsigned long int|long long|unsigned long long|short|unsigned short|
+char|unsigned char|signed char|u8|u16|u32|u64|s8|s16|s32|s64|__u32|__u64|
+__s32|__s64|size_t|ssize_t|uint|ulong""".replace("\n", "").split("|"))
+
+def isint(t):
+	return " ".join(t.split()) in INTS
 
 def emit(p, kind, detail):
 	key = (p[0].file, p[0].line, kind)
@@ -48,7 +62,8 @@ def forced(p):
 		return False
 	first = int(p[0].line) - 1
 	last = int(p[0].line_end)
-	return "__force" in "".join(lines[first:last])
+	code = re.sub(r"/\*.*?\*/|//.*", "", "".join(lines[first:last]), flags=re.S)
+	return "__force" in code
 
 // Integer functions defined in this file (their results are not faults).
 @int_fn@
@@ -56,14 +71,18 @@ identifier g;
 @@
 int g(...) { ... }
 
-// A vm_fault_t kept in an integer.
+// A vm_fault_t kept in an integer.  A fault code is a vm_fault_t
+// expression, a call of a vm_fault_t function or fault op, or a VM_FAULT_*
+// constant (alone, or'ed, or picked by ?:): with --no-includes spatch does
+// not know the constants' type, so they are spelled out.
 @fault_in_int@
-typedef vm_fault_t;
-{int, unsigned int, long, unsigned long} x;
+type T;
+T x;
 vm_fault_t e;
 identifier f =~ "FAULT_FNS";
-expression E;
+expression E, E1, E2;
 identifier op =~ "FAULT_OPS";
+identifier C =~ "^VM_FAULT_";
 position p;
 @@
 (
@@ -72,34 +91,67 @@ position p;
  x =@p f(...)
 |
  x =@p E->op(...)
+|
+ x =@p C
+|
+ x =@p C | E1
+|
+ x =@p E1 | C
+|
+ x =@p E1 ? C : E2
+|
+ x =@p E1 ? E2 : C
+|
+ x |=@p C
+|
+ x |=@p e
+|
+ x |=@p f(...)
 )
 
 @script:python depends on fault_in_int@
 p << fault_in_int.p;
+T << fault_in_int.T;
+x << fault_in_int.x;
 @@
-emit(p, "fault-in-int", "integer holds a vm_fault_t")
+if isint(T):
+	emit(p, "fault-in-int", "%s %s holds a vm_fault_t" % (T, x))
 
 @fault_in_int_decl@
+type T;
 vm_fault_t e;
 identifier f =~ "FAULT_FNS";
 identifier v;
-expression E;
+expression E, E1, E2;
 identifier op =~ "FAULT_OPS";
+identifier C =~ "^VM_FAULT_";
 position p;
 @@
 (
- int v@p = e;
+ T v@p = e;
 |
- int v@p = f(...);
+ T v@p = f(...);
 |
- int v@p = E->op(...);
+ T v@p = E->op(...);
+|
+ T v@p = C;
+|
+ T v@p = C | E1;
+|
+ T v@p = E1 | C;
+|
+ T v@p = E1 ? C : E2;
+|
+ T v@p = E1 ? E2 : C;
 )
 
 @script:python depends on fault_in_int_decl@
 p << fault_in_int_decl.p;
+T << fault_in_int_decl.T;
 v << fault_in_int_decl.v;
 @@
-emit(p, "fault-in-int", "int %s initialised with a vm_fault_t" % v)
+if isint(T):
+	emit(p, "fault-in-int", "%s %s initialised with a vm_fault_t" % (T, v))
 
 // An integer or errno stored in a vm_fault_t.
 @int_in_fault@
@@ -182,43 +234,46 @@ fn << errno_return_call.fn;
 @@
 emit(p, "errno-return", "%s() returns vm_fault_t but returns an integer" % fn)
 
-// An integer function returning a vm_fault_t.
+// An integer function returning a vm_fault_t (value, call or constant).
 @fault_return exists@
+type T;
 identifier fn;
 vm_fault_t e;
+identifier f =~ "FAULT_FNS";
+identifier C =~ "^VM_FAULT_";
+expression E1, E2;
 position p;
 @@
-int fn(...)
+T fn(...)
 {
 ... when any
+(
  return@p e;
+|
+ return@p f(...);
+|
+ return@p C;
+|
+ return@p C | E1;
+|
+ return@p E1 | C;
+|
+ return@p E1 ? C : E2;
+|
+ return@p E1 ? E2 : C;
+)
 }
 
 @script:python depends on fault_return@
 p << fault_return.p;
 fn << fault_return.fn;
+T << fault_return.T;
 @@
-emit(p, "fault-return", "%s() returns int but returns a vm_fault_t" % fn)
-
-@fault_return_call exists@
-identifier fn;
-identifier f =~ "FAULT_FNS";
-position p;
-@@
-int fn(...)
-{
-... when any
- return@p f(...);
-}
-
-@script:python depends on fault_return_call@
-p << fault_return_call.p;
-fn << fault_return_call.fn;
-@@
-emit(p, "fault-return", "%s() returns int but returns a vm_fault_t" % fn)
+if isint(T):
+	emit(p, "fault-return", "%s() returns %s but returns a vm_fault_t" % (fn, T))
 
 // Casts that drop or invent the type.
-@cast_from@
+@cast_from disable drop_cast@
 type T != vm_fault_t;
 vm_fault_t e;
 identifier f =~ "FAULT_FNS";
@@ -240,7 +295,7 @@ T << cast_from.T;
 if not forced(p):
 	emit(p, "cast", "vm_fault_t cast to %s" % T)
 
-@cast_to@
+@cast_to disable drop_cast@
 expression e;
 position p;
 @@
@@ -253,9 +308,10 @@ e << cast_to.e;
 if e.strip() != "0" and not e.startswith("VM_FAULT_") and not forced(p):
 	emit(p, "cast", "%s cast to vm_fault_t" % e)
 
-// Integers tested against fault bits.
+// Integers tested against, masked or combined with fault bits.
 @compare@
-{int, unsigned int, long} x;
+type T;
+T x;
 identifier C =~ "^VM_FAULT_";
 position p;
 @@
@@ -265,14 +321,26 @@ position p;
  x !=@p C
 |
  x &@p C
+|
+ x |@p C
+|
+ C ==@p x
+|
+ C !=@p x
+|
+ C &@p x
+|
+ C |@p x
 )
 
 @script:python depends on compare@
 p << compare.p;
+T << compare.T;
 x << compare.x;
 C << compare.C;
 @@
-emit(p, "compare", "integer %s tested against %s" % (x, C))
+if isint(T):
+	emit(p, "compare", "%s %s tested against %s" % (T, x, C))
 
 // Fault codes smuggled through another container.
 @container@
@@ -309,32 +377,60 @@ box << unbox.box;
 @@
 emit(p, "container", "vm_fault_t read back with %s()" % box)
 
-// A vm_fault_t passed to a parameter declared int, in this file.
+// A fault code passed to a parameter declared as an integer, in this file.
+// The integer parameters are collected first; the call sites are matched
+// once, for every callee, and looked up (inheriting the callee from arg_fn
+// would make spatch walk every function once per parameter).
 @arg_fn@
 identifier g, pn;
-type T;
+type T, P;
 parameter list[n] ps;
+position pf;
 @@
-T g(ps, int pn, ...) { ... }
+T g@pf(ps, P pn, ...) { ... }
+
+@script:python depends on arg_fn@
+g << arg_fn.g;
+n << arg_fn.n;
+P << arg_fn.P;
+pf << arg_fn.pf;
+@@
+if isint(P):
+	int_params[(pf[0].file, g, int(n))] = P
 
 @argument@
-identifier arg_fn.g;
-expression list[arg_fn.n] es;
+identifier g;
+expression list[n] es;
 vm_fault_t e;
 identifier f =~ "FAULT_FNS";
+identifier C =~ "^VM_FAULT_";
+expression E1, E2;
 position p;
 @@
 (
  g(es, e@p, ...)
 |
  g(es, f@p(...), ...)
+|
+ g(es, C@p, ...)
+|
+ g(es, C@p | E1, ...)
+|
+ g(es, E1 | C@p, ...)
+|
+ g(es, E1 ? C@p : E2, ...)
+|
+ g(es, E1 ? E2 : C@p, ...)
 )
 
 @script:python depends on argument@
 p << argument.p;
-g << arg_fn.g;
+g << argument.g;
+n << argument.n;
 @@
-emit(p, "argument", "vm_fault_t passed as int to %s()" % g)
+P = int_params.get((p[0].file, g, int(n)))
+if P:
+	emit(p, "argument", "vm_fault_t passed as %s to %s()" % (P, g))
 
 // Arguments of tracepoints: scripts/scan checks the event's TP_PROTO.
 @trace_arg@

@@ -12,8 +12,31 @@ need_real_kernel
 FIX=$SHARNESS_TEST_DIRECTORY/fixtures/scan
 misc=drivers/misc
 
-# A topic that adds the fixture files to drivers/misc and builds two of
-# them; the third stays out of every Makefile.
+# markers FILE: "line kind tools" for every line marked "/* scan: KIND
+# TOOLS [fix: CODE] */" (a mixing the scan must report).
+markers() {
+	sed -n 's|^\([0-9]*\):.*/\* scan: \([a-z-]*\) \([a-z,]*\)\( fix: .*\)\{0,1\} \*/$|\1 \2 \3|p' \
+		<(grep -n "/\* scan: " "$1")
+}
+
+# make_mutants DIR: for every marked line of every fixture file, a copy of
+# the file (vmf_mut_<file>_<line>.c) where that line is replaced by its
+# "fix:" code: the mixing removed, nothing else changed.
+make_mutants() {
+	local f base line code indent
+	for f in "$FIX"/vmf_fixture*.c; do
+		base=${f##*/vmf_fixture}; base=${base%.c}; base=${base#_}
+		grep -n "/\* scan: .* fix: " "$f" | while IFS=: read -r line code; do
+			indent=${code%%[![:space:]]*}
+			code=${code##*fix: }; code=${code% \*/}
+			awk -v n="$line" -v c="$indent$code" 'NR == n { print c; next } { print }' \
+				"$f" >"$1/vmf_mut_${base:-main}_$line.c"
+		done
+	done
+}
+
+# A topic that adds the fixture files and their mutants to drivers/misc
+# and builds all but the unbuilt ones.
 make_fixture_topic() {
 	local tag=$1 d=$PWD/data g=$PWD/patchgen
 	mkdir -p "$d/branches" "$d/kernel-patches/scan-fixture" "$d/cover-letters" "$g/$misc"
@@ -22,7 +45,10 @@ make_fixture_topic() {
 	git -C "$g" add . &&
 	git -C "$g" -c user.name=T -c user.email=t@example.org commit -qm base &&
 	cp "$FIX"/vmf_fixture*.c "$g/$misc/" &&
-	printf 'obj-m\t\t\t\t+= vmf_fixture.o vmf_fixture_unchecked.o\n' >>"$g/$misc/Makefile" &&
+	make_mutants "$g/$misc" &&
+	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_unchecked.c vmf_mut_*.c) | grep -v unbuilt |
+		sed 's/\.c$/.o/' | paste -sd' ' | sed 's/^/obj-m\t\t\t\t+= /' >>"$g/$misc/Makefile" &&
+	(cd "$g/$misc" && ls vmf_fixture*.c vmf_mut_*.c) | sed "s|^|$misc/|" >"$d/fixture-files" &&
 	git -C "$g" add . &&
 	git -C "$g" -c user.name=T -c user.email=t@example.org commit -qm "misc: add the scanner fixture" &&
 	git -C "$g" format-patch -q -1 -o "$d/kernel-patches/scan-fixture" &&
@@ -54,19 +80,20 @@ test_expect_success 'setup: the real 6.12 tree in a private cache, and the fixtu
 
 test_expect_success 'scan --apply all finds the fixture mixings and fails' '
 	export KQ_ROOT=$PWD/data &&
+	n=$(($(wc -l <data/fixture-files) + 2)) &&
 	test_expect_code 1 scan --apply all \
-		--only $misc/vmf_fixture.c --only $misc/vmf_fixture_unchecked.c \
-		--only $misc/vmf_fixture_unbuilt.c --only arch/x86/kernel/cpu/sgx/virt.c \
+		$(sed "s/^/--only /" data/fixture-files) --only arch/x86/kernel/cpu/sgx/virt.c \
+		--only drivers/gpu/drm/amd/amdkfd/kfd_migrate.c \
 		"$(cat version)" >table 2>log &&
 	cp "$KQ_RESULTS/$(cat version)/scan-all.json" scan.json &&
 	python3 -m json.tool scan.json >/dev/null &&
-	grep "^$(cat version) \[all\]: 4 files, " table
+	grep "^$(cat version) \[all\]: $n files, " table
 '
 
 test_expect_success 'every marked line is found, with its kind and the tools that must see it' '
 	n=0 &&
 	for f in "$FIX"/vmf_fixture*.c; do
-		grep -n "/\* scan: " "$f" | sed "s|^\([0-9]*\):.*/\* scan: \([a-z-]*\) \([a-z,]*\) \*/|\1 \2 \3|" |
+		markers "$f" >marks && test_line_count = "$(grep -c "/\* scan: " "$f")" marks &&
 		while read -r line kind tools; do
 			rec=$(finding "$misc/${f##*/}" "$line") || { echo "missing: ${f##*/}:$line $kind"; exit 1; }
 			echo "$rec" | grep -F "\"kind\": \"$kind\"" >/dev/null ||
@@ -74,10 +101,43 @@ test_expect_success 'every marked line is found, with its kind and the tools tha
 			want=$(echo "$tools" | tr , "\n" | sort | paste -sd,) &&
 			got=$(echo "$rec" | sed "s/.*\"tools\": \[\([^]]*\)\].*/\1/" | tr -d "\" " | tr , "\n" | sort | paste -sd,) &&
 			test "$want" = "$got" || { echo "${f##*/}:$line seen by $got, want $want"; exit 1; }
-		done || return 1
-		n=$((n + $(grep -c "/\* scan: " "$f")))
+		done <marks || return 1
+		n=$((n + $(wc -l <marks)))
 	done &&
-	test "$n" -ge 11
+	test "$n" -ge 19
+'
+
+test_expect_success 'VM_FAULT_* constants are seen by spatch in every position' '
+	grep -n "VM_FAULT_.*/\* scan: " "$FIX/vmf_fixture.c" | sed "s|/\* scan: .*||" >const-lines &&
+	for kind in fault-in-int fault-return argument compare; do
+		markers "$FIX/vmf_fixture.c" | awk -v k="$kind" "\$2 == k { print \$1 }" >k-lines &&
+		grep -f <(sed "s/^/^/; s/$/:/" k-lines) const-lines >k-const || true &&
+		test -s k-const || { echo "the fixture has no VM_FAULT_ constant case of $kind"; return 1; }
+		while IFS=: read -r line code; do
+			finding $misc/vmf_fixture.c "$line" | grep -F "spatch" >/dev/null ||
+				{ echo "spatch misses the constant at vmf_fixture.c:$line:$code"; return 1; }
+		done <k-const || return 1
+	done
+'
+
+test_expect_success 'mutation: fixing one marked line removes exactly that finding' '
+	sites() { sed -n "s|.*\"file\": \"$misc/$1\", \"line\": \([0-9]*\), \"kind\": \"\([a-z-]*\)\".*|\1 \2|p" scan.json | sort; } &&
+	m=0 &&
+	for mut in $(sed -n "s|^$misc/\(vmf_mut_.*\)|\1|p" data/fixture-files); do
+		line=${mut##*_}; line=${line%.c} base=${mut#vmf_mut_}; base=${base%_*} &&
+		case $base in main) orig=vmf_fixture.c ;; *) orig=vmf_fixture_$base.c ;; esac &&
+		{ sites "$orig" | grep -v "^$line " >want || :; } &&
+		sites "$mut" >got &&
+		test_line_count = $(($(sites "$orig" | wc -l) - 1)) want &&
+		{ test_cmp want got || { echo "fixing $orig:$line did not remove exactly that finding"; return 1; }; } &&
+		m=$((m + 1)) || return 1
+	done &&
+	test "$m" -ge 19
+'
+
+test_expect_success 'the amdkfd fault handler keeping VM_FAULT_SIGBUS in an int is found (sparse cannot check it)' '
+	grep -F "\"file\": \"drivers/gpu/drm/amd/amdkfd/kfd_migrate.c\"" scan.json |
+		grep -F "\"kind\": \"fault-in-int\"" | grep -F "spatch" | grep -F "int r "
 '
 
 test_expect_success 'correct code is not reported: no finding off the marked lines' '
