@@ -135,9 +135,13 @@ test_expect_success 'mutation: fixing one marked line removes exactly that findi
 	test "$m" -ge 19
 '
 
-test_expect_success 'the amdkfd fault handler keeping VM_FAULT_SIGBUS in an int is found (sparse cannot check it)' '
-	grep -F "\"file\": \"drivers/gpu/drm/amd/amdkfd/kfd_migrate.c\"" scan.json |
-		grep -F "\"kind\": \"fault-in-int\"" | grep -F "spatch" | grep -F "int r "
+test_expect_success 'the amdkfd fault handler keeping VM_FAULT_SIGBUS in an int is found by both tools' '
+	kfd=drivers/gpu/drm/amd/amdkfd/kfd_migrate.c &&
+	grep -F "\"file\": \"$kfd\"" scan.json | grep -F "\"kind\": \"fault-in-int\"" |
+		grep -F "\"sparse\"" | grep -F "\"spatch\"" &&
+	grep -F "{\"file\": \"$kfd\", \"checker_flags\": \"-U__linux__\", \"why\": \"amdgv_sriovmsg.h" scan.json &&
+	! grep -F "{\"file\": \"$kfd\", \"tool\"" scan.json &&
+	grep -x "  $kfd: CF=-U__linux__" table
 '
 
 test_expect_success 'correct code is not reported: no finding off the marked lines' '
