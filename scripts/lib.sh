@@ -389,6 +389,13 @@ kbuild_prepare() {
 		die "make prepare failed in $obj: $(grep -m1 -E 'error|Error' "$obj/prepare.log")"
 }
 
+# sparse_workaround PATH: the checker-only flags (make CF=) that
+# scripts/sparse-workarounds gives the source or object PATH, or nothing.
+sparse_workaround() {
+	awk -F'\t' -v p="$1" '!/^#/ && NF == 3 && index(p, $1) == 1 { print $2; exit }' \
+		"$KQ_SCRIPTS/sparse-workarounds"
+}
+
 # kbuild_objects WT OBJ < SOURCES: "source object" for every source (a
 # path relative to WT) that the configuration in OBJ builds, the object
 # named by its real Kbuild path (amdkfd files build as
