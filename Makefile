@@ -6,6 +6,7 @@
 KERNEL ?= newest-6.1 newest-6.12
 TOPIC ?= all
 APPLY ?= none
+ARCHES ?=
 S := scripts
 
 SELFTEST ?=
@@ -59,9 +60,10 @@ summary:
 check:
 	@rc=0; for k in $(KERNEL); do $(S)/check $(TOPIC) $$k || rc=1; done; exit $$rc
 
-## make scan KERNEL=6.12.118 [APPLY=all]   sparse + Coccinelle scan for vm_fault_t mixing
+## make scan KERNEL=6.12.118 [APPLY=all] [ARCHES="arm64 powerpc"|all]   sparse + Coccinelle
+##                   scan for vm_fault_t mixing; ARCHES adds sparse passes on other architectures
 scan:
-	@rc=0; for k in $(KERNEL); do $(S)/scan --apply $(APPLY) $$k || rc=1; done; exit $$rc
+	@rc=0; for k in $(KERNEL); do $(S)/scan --apply $(APPLY) $(if $(ARCHES),--arches "$(ARCHES)") $$k || rc=1; done; exit $$rc
 
 ## make send TOPIC=f2fs [KERNEL=6.12.118]   prepare the topic as a b4 series (dry run:
 ##                   messages written to results/, nothing sent)

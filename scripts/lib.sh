@@ -410,7 +410,7 @@ kbuild_objects() {
 	[ -n "$dirs" ] || return 0
 	key=$(git -C "$wt" ls-tree -r HEAD |
 		grep -E '/(Makefile|Kbuild|Kconfig)[^/]*$|	(Makefile|Kbuild|Kconfig)[^/]*$' |
-		cat - <(printf '%s\n' "$dirs") | sha1sum | cut -c1-16)
+		cat - <(printf '%s\n' "$dirs" "ARCH=${ARCH:-x86_64}") | sha1sum | cut -c1-16)
 	map=$KQ_CACHE/objmap/$key
 	if [ ! -s "$map" ]; then
 		mkdir -p "$KQ_CACHE/objmap"

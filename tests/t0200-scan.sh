@@ -40,12 +40,16 @@ make_mutants() {
 make_fixture_topic() {
 	local tag=$1 d=$PWD/data g=$PWD/patchgen
 	mkdir -p "$d/branches" "$d/kernel-patches/scan-fixture" "$d/cover-letters" "$g/$misc"
+	mkdir -p "$g/arch/arm64/mm" &&
 	git init -q "$g" &&
 	kq_git show "$tag:$misc/Makefile" >"$g/$misc/Makefile" &&
+	kq_git show "$tag:arch/arm64/mm/Makefile" >"$g/arch/arm64/mm/Makefile" &&
 	git -C "$g" add . &&
 	git -C "$g" -c user.name=T -c user.email=t@example.org commit -qm base &&
 	cp "$FIX"/vmf_fixture*.c "$g/$misc/" &&
 	make_mutants "$g/$misc" &&
+	cp "$FIX/arm64/vmf_fixture_arm64.c" "$g/arch/arm64/mm/" &&
+	printf "obj-y\t\t\t\t+= vmf_fixture_arm64.o\n" >>"$g/arch/arm64/mm/Makefile" &&
 	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_unchecked.c vmf_mut_*.c) | grep -v unbuilt |
 		sed 's/\.c$/.o/' | paste -sd' ' | sed 's/^/obj-m\t\t\t\t+= /' >>"$g/$misc/Makefile" &&
 	(cd "$g/$misc" && ls vmf_fixture*.c vmf_mut_*.c) | sed "s|^|$misc/|" >"$d/fixture-files" &&
@@ -80,10 +84,11 @@ test_expect_success 'setup: the real 6.12 tree in a private cache, and the fixtu
 
 test_expect_success 'scan --apply all finds the fixture mixings and fails' '
 	export KQ_ROOT=$PWD/data &&
-	n=$(($(wc -l <data/fixture-files) + 2)) &&
+	n=$(($(wc -l <data/fixture-files) + 4)) &&
 	test_expect_code 1 scan --apply all \
 		$(sed "s/^/--only /" data/fixture-files) --only arch/x86/kernel/cpu/sgx/virt.c \
 		--only drivers/gpu/drm/amd/amdkfd/kfd_migrate.c \
+		--arch arm64 --only arch/arm64/mm/vmf_fixture_arm64.c --only arch/loongarch/kernel/vdso.c \
 		"$(cat version)" >table 2>log &&
 	cp "$KQ_RESULTS/$(cat version)/scan-all.json" scan.json &&
 	python3 -m json.tool scan.json >/dev/null &&
@@ -144,6 +149,21 @@ test_expect_success 'the amdkfd fault handler keeping VM_FAULT_SIGBUS in an int 
 	grep -x "  $kfd: CF=-U__linux__" table
 '
 
+test_expect_success 'a file only arm64 builds is checked by the arm64 sparse pass, and says so' '
+	f=arch/arm64/mm/vmf_fixture_arm64.c &&
+	line=$(markers "$FIX/arm64/vmf_fixture_arm64.c" | cut -d" " -f1) &&
+	finding $f "$line" | grep -F "\"kind\": \"fault-in-int\"" | grep -F "\"seen_on\": [\"arm64\"]" |
+		grep -F "\"sparse\"" | grep -F "\"spatch\"" &&
+	! grep -F "{\"file\": \"$f\", \"tool\"" scan.json &&
+	grep -F "\"configs\": [\"x86_64 allmodconfig\", \"arm64 allmodconfig\"]" scan.json &&
+	finding $misc/vmf_fixture.c 28 | grep -F "\"seen_on\": [\"x86_64\"]" &&
+	grep -E "^$f:$line +fault-in-int +spatch,sparse +uncovered +.* arm64$" table
+'
+
+test_expect_success 'a file no Debian compiler builds is unchecked, with the reason per architecture' '
+	grep -F "{\"file\": \"arch/loongarch/kernel/vdso.c\", \"tool\": \"sparse\", \"reason\": \"x86_64: not built by allmodconfig; loongarch: no cross compiler in Debian bookworm\"}" scan.json
+'
+
 test_expect_success 'correct code is not reported: no finding off the marked lines' '
 	for f in "$FIX"/vmf_fixture*.c; do
 		grep -n "/\* scan: " "$f" | cut -d: -f1 | sed "s|^|$misc/${f##*/}:|"
@@ -153,12 +173,12 @@ test_expect_success 'correct code is not reported: no finding off the marked lin
 '
 
 test_expect_success 'a file sparse cannot parse is unchecked with sparse'"'"'s reason, not clean' '
-	grep -F "\"file\": \"$misc/vmf_fixture_unchecked.c\", \"tool\": \"sparse\", \"reason\": \"sparse error: $misc/vmf_fixture_unchecked.c:10: " scan.json &&
+	grep -F "\"file\": \"$misc/vmf_fixture_unchecked.c\", \"tool\": \"sparse\", \"reason\": \"x86_64: sparse error: $misc/vmf_fixture_unchecked.c:10: " scan.json &&
 	grep -F "vmf_fixture_unchecked cannot be checked by sparse" scan.json
 '
 
 test_expect_success 'a file no Makefile builds is unchecked by sparse, and spatch still reads it' '
-	grep -F "\"file\": \"$misc/vmf_fixture_unbuilt.c\", \"tool\": \"sparse\", \"reason\": \"not built by x86_64 allmodconfig\"" scan.json &&
+	grep -F "\"file\": \"$misc/vmf_fixture_unbuilt.c\", \"tool\": \"sparse\", \"reason\": \"x86_64: not built by allmodconfig; arm64: not built by allmodconfig\"" scan.json &&
 	finding $misc/vmf_fixture_unbuilt.c 12 >/dev/null &&
 	! grep -F "\"file\": \"$misc/vmf_fixture.c\", \"tool\"" scan.json
 '

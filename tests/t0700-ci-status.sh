@@ -167,6 +167,28 @@ test_expect_success 'Chromium renders the page: a screenshot with the pass and f
 	cp page/screenshot.png "$SHARNESS_TEST_DIRECTORY/artifacts/status-fixture.png"
 '
 
+test_expect_success 'warn only where a person must look: base warnings are shown, a build-only boot warns' '
+	cp -r results results2 && cp -r root root2 &&
+	python3 - results2/6.1.5-1 <<-\EOP &&
+	import json, sys
+	d = sys.argv[1]
+	c = json.load(open(d + "/check-good.json"))
+	c["checks"]["w1"]["kept"] = ["fs/x.c:1: warning: old", "fs/x.c:2: warning: older"]
+	json.dump(c, open(d + "/check-good.json", "w"))
+	b = json.load(open(d + "/boot.json"))
+	for t in b["topics"]:
+	    if t["topic"] == "stale":
+	        t["how"] = "build-only"
+	json.dump(b, open(d + "/boot.json", "w"))
+	EOP
+	git config -f root2/branches/stale.conf topic.build-only "needs hardware QEMU lacks" &&
+	{ KQ_ROOT=$PWD/root2 KQ_RESULTS=$PWD/results2 status --out page2 6.1.5-1 >out2; test $? -le 1; } &&
+	cp page2/status.md status2.md && cat status2.md &&
+	cellof_in() { awk -F" [|] " -v t="| $2" -v c="$3" "index(\$0, t \" |\") == 1 { print \$(c + 1) }" "$1"; } &&
+	cellof_in status2.md good 1 | grep "^PASS .*W=1 pass (2 kept from base) · build pass · boot PASS (booted)" &&
+	cellof_in status2.md stale 1 | grep "^WARN .*boot PASS (build-only: needs hardware QEMU lacks)"
+'
+
 test_expect_success 'bad input: unknown option or version, one line, exit 2' '
 	test_expect_code 2 status --frobnicate 2>err && test_line_count = 1 err &&
 	test_expect_code 2 status newest-7.0 2>err && test_line_count = 1 err && grep "unknown track .7.0." err

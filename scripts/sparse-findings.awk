@@ -1,0 +1,64 @@
+# sparse-findings.awk: read the log of a batched `make C=2` (scripts/scan)
+# and print one line per vm_fault_t diagnostic:
+#     file|line|kind|message
+# Variables (awk -v):
+#   src        the worktree path, stripped from file names ("a/../b" folded)
+#   objs       file listing the objects the make was asked to build
+#   unchecked  file to append "file|sparse|reason" to, for every object
+#              sparse did not check completely (did not run, compile
+#              failure, a sparse error that is not a type diagnostic)
+#   checked    file to append the files sparse checked completely to
+#   label      prefix for the reasons (the architecture and config)
+function norm(p,   n, i, k, q, s, x) {
+	if (index(p, src) == 1) p = substr(p, length(src) + 1)
+	n = split(p, x, "/"); k = 0
+	for (i = 1; i <= n; i++) if (x[i] == "..") k--; else if (x[i] != ".") q[++k] = x[i]
+	s = q[1]; for (i = 2; i <= k; i++) s = s "/" q[i]
+	return s
+}
+function flush(   kind, m) {
+	if (cur == "" || text !~ /vm_fault_t/) { cur = ""; text = ""; return }
+	if (head ~ /incorrect type in (assignment|initializer)/)
+		kind = ex ~ /restricted vm_fault_t/ ? "int-in-fault" : "fault-in-int"
+	else if (head ~ /incorrect type in return expression/)
+		kind = ex ~ /restricted vm_fault_t/ ? "errno-return" : "fault-return"
+	else if (head ~ /incorrect type in argument/) kind = "argument"
+	else if (head ~ /cast (from|to) restricted vm_fault_t/) kind = "cast"
+	else if (head ~ /degrades to integer/) kind = "compare"
+	else kind = "other"
+	m = head; if (ex != "") m = m "; expected " ex; if (got != "") m = m "; got " got
+	print cur "|" kind "|" m
+	cur = ""; text = ""
+}
+/^  CC / { flush(); next }
+/^  CHECK / { flush(); file = norm($2); seen[file] = 1; next }
+/^[^ ]+:[0-9]+:[0-9]+: (warning|error): / {
+	flush()
+	split($1, a, ":"); where = norm(a[1]) "|" a[2]
+	msg = $0; sub(/^[^ ]+ (warning|error): /, "", msg)
+	# An error that is not an ordinary type diagnostic means sparse
+	# did not understand the file: its silence proves nothing.
+	if ($2 == "error:" && file != "" && !(file in why) &&
+	    msg !~ /^(incompatible types|incorrect type|different address spaces|dereference of noderef|cast (from|to|removes))/)
+		why[file] = "sparse error: " norm(a[1]) ":" a[2] ": " msg
+	cur = where; head = msg; text = msg; ex = ""; got = ""; next
+}
+/^[^ ]+:[0-9]+:[0-9]+:    (expected|got) / {
+	t = $0; sub(/^[^ ]+:[0-9]+:[0-9]+: +/, "", t); text = text " " t
+	if (t ~ /^expected /) ex = substr(t, 10); else got = substr(t, 5)
+	next
+}
+/^make\[[0-9]+\]: \*\*\* .*\.o\] Error/ {
+	flush(); o = $0; sub(/.*\[[^ ]*: /, "", o); sub(/\].*/, "", o); failed[o] = 1; next
+}
+{ flush() }
+END {
+	flush()
+	while ((getline o < objs) > 0) {
+		s = norm(o); sub(/\.o$/, ".c", s)
+		if (o in failed) print s "|sparse|" label "compile failed (see scan log)" >> unchecked
+		else if (!(s in seen)) print s "|sparse|" label "sparse did not run" >> unchecked
+		else if (s in why) print s "|sparse|" label why[s] >> unchecked
+		else print s >> checked
+	}
+}
