@@ -153,11 +153,13 @@ test_expect_success 'a file only arm64 builds is checked by the arm64 sparse pas
 	f=arch/arm64/mm/vmf_fixture_arm64.c &&
 	line=$(markers "$FIX/arm64/vmf_fixture_arm64.c" | cut -d" " -f1) &&
 	finding $f "$line" | grep -F "\"kind\": \"fault-in-int\"" | grep -F "\"seen_on\": [\"arm64\"]" |
+		grep -F "\"message\": \"incorrect type in initializer" |
 		grep -F "\"sparse\"" | grep -F "\"spatch\"" &&
+	test "$(grep -c "\"file\": \"$f\", \"line\"" scan.json)" = 1 &&
 	! grep -F "{\"file\": \"$f\", \"tool\"" scan.json &&
 	grep -F "\"configs\": [\"x86_64 allmodconfig\", \"arm64 allmodconfig\"]" scan.json &&
 	finding $misc/vmf_fixture.c 28 | grep -F "\"seen_on\": [\"x86_64\"]" &&
-	grep -E "^$f:$line +fault-in-int +spatch,sparse +uncovered +.* arm64$" table
+	grep -E "^$f:$line +fault-in-int +spatch,sparse +scan-fixture +ARM64 PORT .* arm64$" table
 '
 
 test_expect_success 'a file no Debian compiler builds is unchecked, with the reason per architecture' '
@@ -173,12 +175,12 @@ test_expect_success 'correct code is not reported: no finding off the marked lin
 '
 
 test_expect_success 'a file sparse cannot parse is unchecked with sparse'"'"'s reason, not clean' '
-	grep -F "\"file\": \"$misc/vmf_fixture_unchecked.c\", \"tool\": \"sparse\", \"reason\": \"x86_64: sparse error: $misc/vmf_fixture_unchecked.c:10: " scan.json &&
+	grep -F "\"file\": \"$misc/vmf_fixture_unchecked.c\", \"tool\": \"sparse\", \"reason\": \"x86_64, arm64: sparse error: $misc/vmf_fixture_unchecked.c:10: " scan.json &&
 	grep -F "vmf_fixture_unchecked cannot be checked by sparse" scan.json
 '
 
 test_expect_success 'a file no Makefile builds is unchecked by sparse, and spatch still reads it' '
-	grep -F "\"file\": \"$misc/vmf_fixture_unbuilt.c\", \"tool\": \"sparse\", \"reason\": \"x86_64: not built by allmodconfig; arm64: not built by allmodconfig\"" scan.json &&
+	grep -F "\"file\": \"$misc/vmf_fixture_unbuilt.c\", \"tool\": \"sparse\", \"reason\": \"x86_64, arm64: not built by allmodconfig\"" scan.json &&
 	finding $misc/vmf_fixture_unbuilt.c 12 >/dev/null &&
 	! grep -F "\"file\": \"$misc/vmf_fixture.c\", \"tool\"" scan.json
 '
