@@ -38,8 +38,8 @@ test_expect_success 'setup: the repository with a two-patch fixture topic, commi
 	printf "misc: dummy-irq: Do not initialise a static to 0\n\nStatics start at 0.\n\nSigned-off-by: Fixture Author <fixture@example.org>\n" >m1 &&
 	fgit -C wt commit -qa -F "$PWD/m1" &&
 	sed -i "s/	if (irq < 0) {/	if (irq <= 0) {/" "wt/$file" &&
-	printf "misc: dummy-irq: Reject irq 0\n\nIRQ 0 is not a valid line here.\n\nSigned-off-by: Fixture Author <fixture@example.org>\n" >m2 &&
-	fgit -C wt commit -qa -F "$PWD/m2" &&
+	printf "misc: dummy-irq: Reject irq 0\n\nIRQ 0 is not a valid line here.\n\nSigned-off-by: Ada Lovelace <ada@lovelace.dev>\n" >m2 &&
+	git -C wt -c user.name="Ada Lovelace" -c user.email=ada@lovelace.dev commit -qa -F "$PWD/m2" &&
 	git -C wt format-patch -q --zero-commit --no-signature -o "$PWD/data/kernel-patches/snd" "$tag..HEAD" &&
 	(cd data/kernel-patches/snd && { echo "# base: $(cat ../../../version)"; ls -- *.patch; } >series) &&
 	printf "misc: dummy-irq: two small cleanups\n\nA fixture series for the send tests.\n" >data/cover-letters/snd.txt &&
@@ -169,6 +169,29 @@ test_expect_success 'v1 sent with CONFIRM: the SMTP server got the series for th
 	fgit -C am am -q "$PWD/$2" "$PWD/$3" && test "$(git -C am rev-list --count "$(cat tag)..HEAD")" = 2
 '
 
+test_expect_success 'v1 carries the sender'"'"'s authorship and sign-off, a real author keeps hers' '
+	set -- $(msgs v1) &&
+	grep -x "you certify the DCO for 2 patches as Fixture Sender <sender@vmfault-queue.dev>" out &&
+	grep -x "  author: misc: dummy-irq: Do not initialise a static to 0: yours (was Fixture Author <fixture@example.org>)" out &&
+	grep -x "  author: misc: dummy-irq: Reject irq 0: keeps Ada Lovelace <ada@lovelace.dev>, your sign-off added" out &&
+	! grep -il "fixture@example.org\|Fixture Author\|noreply" v1/*.eml &&
+	! grep "^From: " <(sed "1,/^$/d" "$2") &&
+	grep "^Signed-off-by: " "$2" >sob1 && echo "Signed-off-by: Fixture Sender <sender@vmfault-queue.dev>" >want1 &&
+	test_cmp want1 sob1 &&
+	sed "1,/^$/d" "$3" | grep -m1 "^From: " >from2 && echo "From: Ada Lovelace <ada@lovelace.dev>" >want2 &&
+	test_cmp want2 from2 &&
+	grep "^Signed-off-by: " "$3" >sob2 &&
+	printf "Signed-off-by: Ada Lovelace <ada@lovelace.dev>\nSigned-off-by: Fixture Sender <sender@vmfault-queue.dev>\n" >want3 &&
+	test_cmp want3 sob2 &&
+	git -C am log --reverse --format="%an <%ae>" "$(cat tag)..HEAD" >authors &&
+	printf "Fixture Sender <sender@vmfault-queue.dev>\nAda Lovelace <ada@lovelace.dev>\n" >want4 &&
+	test_cmp want4 authors &&
+	for m in "$2" "$3"; do
+		(cd am && perl scripts/checkpatch.pl --strict --color=never "$OLDPWD/$m") >cp.out 2>&1 || { cat cp.out; return 1; }
+	done &&
+	grep -q "^From: Fixture Author <fixture@example.org>" data/kernel-patches/snd/0001-*.patch
+'
+
 test_expect_success 'after v1: the sent tag, the manifest and the record' '
 	set -- $(msgs v1) &&
 	change=$(sed -n "s/^change-id: //p" "$1") &&
@@ -227,7 +250,7 @@ test_expect_success 'v2: same change-id, numbered v2, "Changes in v2" with the l
 	grep -E "^\| +1: +[0-9a-f]+ = 1: +[0-9a-f]+ misc: dummy-irq: Do not initialise a static to 0$" changes &&
 	grep -E "^\| +2: +[0-9a-f]+ ! 2: +[0-9a-f]+ misc: dummy-irq: Reject irq 0" changes &&
 	grep -F "|     ++	if (irq <= 0 || irq >= NR_IRQS) {" changes &&
-	grep -E "^\| +Signed-off-by: Fixture Author" changes &&
+	grep -E "^\| +Signed-off-by: Fixture Sender" changes &&
 	test "$(grep -c "^Signed-off-by:" "$1")" = 0 &&
 	test "$(conf topic.sent-version)" = 2 &&
 	kq_git rev-parse -q --verify refs/tags/sent/snd-v2
