@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""How a series was tested, written at send time from the queue's records.
+
+usage: cover-testing.py RESULTS TOPIC VERSION TIP BOOT BUILD_ONLY TRACK=VER...
+
+Reads (RESULTS is $KQ_RESULTS):
+  RESULTS/<ver>/<topic>.apply      did the topic apply to that packaged kernel
+  RESULTS/VERSION/check-<topic>.json   checkpatch, sparse, W=1 and build
+  RESULTS/VERSION/boot.json        the QEMU boot of the integration kernel
+TOPIC's manifest values BOOT (topic.boot: the guest test programs or KUnit
+suites that drive its code) and BUILD_ONLY (topic.build-only: why nothing
+can run it here) come as arguments, as do TIP (the topic branch that is
+sent) and one TRACK=VER per track the topic targets (newest packaged).
+
+Writes the paragraph to stdout.  No line of it looks like an e-mail trailer
+("Word: value"), so b4 leaves it where it is in single- and multi-patch
+series alike.
+"""
+import json
+import os
+import re
+import sys
+import textwrap
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def upstream(ver):
+    """6.12.118-1~deb12u1 -> 6.12.118: the release the package carries."""
+    return ver.split(":")[-1].split("-")[0]
+
+
+def item(text):
+    lines = textwrap.wrap(text, width=70)
+    out = ["- " + lines[0]] + ["  " + l for l in lines[1:]]
+    # A wrapped line that starts like "word: " could be read as a trailer.
+    return [re.sub(r"^(\s*[\w-]+):(\s)", r"\1 -\2", l) if i else l
+            for i, l in enumerate(out)]
+
+
+def main(argv):
+    if len(argv) < 7 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    results, topic, version, tip, boot, build_only = argv[1:7]
+    tracks = dict(a.split("=", 1) for a in argv[7:])
+    out = ["How this series was tested (written by the vm_fault_t conversion",
+           "queue from the records of this run):"]
+
+    applied, failed = [], []
+    for track in sorted(tracks, key=lambda t: [int(x) for x in t.split(".")]):
+        ver = tracks[track]
+        try:
+            words = open(os.path.join(results, ver, topic + ".apply")).read().split()
+        except OSError:
+            words = []
+        name = "%s (upstream %s)" % (ver, upstream(ver))
+        (applied if words[:1] == ["ok"] else failed).append(name)
+    if applied:
+        out += item("It applies to Debian's linux-source %s." % " and ".join(applied))
+    if failed:
+        out += item("It was not applied to %s (no record of a clean apply)."
+                    % " and ".join(failed))
+
+    ck = load(os.path.join(results, version, "check-%s.json" % topic))
+    if not ck:
+        out += item("There are no checks on %s for it yet." % version)
+    else:
+        c = ck.get("checks", {})
+        st = lambda k: c.get(k, {}).get("status", "missing")
+        parts = []
+        parts.append("checkpatch.pl --strict is clean" if st("checkpatch") == "pass"
+                     else "checkpatch.pl --strict is %s" % st("checkpatch"))
+        sp = c.get("sparse", {})
+        removed = [w for w in sp.get("removed", []) if "vm_fault_t" in w]
+        parts.append("sparse (C=2, x86_64 allmodconfig) on the touched objects "
+                     "reports %d new warnings and %d vm_fault_t warnings gone"
+                     % (len(sp.get("new", [])), len(removed)))
+        parts.append("W=1 reports %d new warnings" % len(c.get("w1", {}).get("new", [])))
+        parts.append("every touched object builds" if st("build") == "pass"
+                     else "the build is %s" % st("build"))
+        stale = "" if ck.get("tip") == tip else " (on an earlier version of the series)"
+        out += item("On %s%s, %s." % (version, stale, "; ".join(parts)))
+
+    bt = load(os.path.join(results, version, "boot.json"))
+    mine = [t for t in (bt or {}).get("topics", []) if t.get("topic") == topic]
+    if build_only:
+        out += item("Not run in a guest, only built: %s." % build_only.rstrip("."))
+    elif not bt or not mine:
+        out += item("There is no QEMU boot on %s with it yet." % version)
+    else:
+        progs = [w for w in re.findall(r"[\w-]+", boot)]
+        ran = [r for r in bt.get("results", [])
+               if any(r.get("name", "").startswith(p + ".") for p in progs)]
+        ok = [r["name"] for r in ran if r.get("status") == "ok"]
+        how = ("Booted in QEMU (x86_64, %s) on %s with every topic of the queue "
+               "merged, verdict %s" % (bt.get("accel", "tcg").upper(), version,
+                                       bt.get("verdict", "?")))
+        if ran:
+            how += ", and %d of %d guest tests and KUnit cases that drive this code " \
+                   "passed (%s)" % (len(ok), len(ran), ", ".join(r["name"] for r in ran))
+        else:
+            how += "; no guest test drives this code"
+        out += item(how + ".")
+
+    out += item("The base-commit below names the queue's import of the Debian "
+                "package %s, not an upstream commit; the tree is upstream %s "
+                "with Debian's patches." % (version, upstream(version)))
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
