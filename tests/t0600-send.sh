@@ -192,6 +192,33 @@ test_expect_success 'v1 carries the sender'"'"'s authorship and sign-off, a real
 	grep -q "^From: Fixture Author <fixture@example.org>" data/kernel-patches/snd/0001-*.patch
 '
 
+# testing_paragraph FILE: the generated "How this series was tested" lines.
+testing_paragraph() { sed -n "/^How this series was tested/,/^\(---\)\{0,1\}$/p" "$1"; }
+
+test_expect_success 'the cover says how v1 was tested, from the records, in one piece' '
+	set -- $(msgs v1) && v=$(cat version) &&
+	testing_paragraph "$1" >testing && cat testing &&
+	grep -x -- "- It applies to Debian.s linux-source ${v%%~*}[^ ]* (upstream ${v%%-*})." testing &&
+	grep -F "checkpatch.pl --strict is clean" testing &&
+	grep -F "every touched" testing &&
+	grep -F "Booted in QEMU (x86_64, TCG) on $v with every topic of" testing &&
+	grep -F "verdict PASS" testing &&
+	grep -F "The base-commit below names the queue" testing &&
+	! grep -E "^[A-Za-z0-9_-]+: " testing &&
+	awk "/^How this series was tested/ { t = NR } /^base-commit: / { b = NR } END { exit !(t && b && t < b) }" "$1"
+'
+
+test_expect_success 'a single-patch series keeps the testing paragraph whole below its ---' '
+	send amdkfd >out 2>err || { cat out err; false; } &&
+	m=$(find "$KQ_RESULTS/$(cat version)/send-amdkfd/v1" -name "*.eml") &&
+	test "$(echo "$m" | wc -l)" = 1 &&
+	testing_paragraph "$m" >testing1 && cat testing1 &&
+	test "$(wc -l <testing1)" -ge 8 &&
+	grep -F "Not run in a guest, only built: svm_migrate_to_ram runs on" testing1 &&
+	! grep -E "^[A-Za-z0-9_-]+: " testing1 &&
+	awk "/^---$/ && !d { d = NR } /^How this series was tested/ { t = NR } /^diff --git / && !g { g = NR } END { exit !(d < t && t < g) }" "$m"
+'
+
 test_expect_success 'after v1: the sent tag, the manifest and the record' '
 	set -- $(msgs v1) &&
 	change=$(sed -n "s/^change-id: //p" "$1") &&
