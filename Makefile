@@ -12,7 +12,7 @@ S := scripts
 SELFTEST ?=
 SEND ?=
 CONFIRM ?=
-.PHONY: status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+.PHONY: trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
@@ -74,6 +74,13 @@ send:
 	@case "$(SEND)" in ""|no|yes) ;; *) echo "make send: SEND=yes or nothing, not '$(SEND)'" >&2; exit 2;; esac
 	@$(S)/send $(if $(filter yes,$(SEND)),--send) $(if $(CONFIRM),--confirm $(CONFIRM)) \
 	  $(TOPIC) $(filter-out newest-6.1 newest-6.12,$(KERNEL))
+
+## make trailers TOPIC=f2fs MBOX=replies.mbox [SLOPPY=yes]   the review tags of the last sent
+##                   version (b4 trailers -u -m) written back into kernel-patches/<topic>/
+trailers:
+	@test "$(TOPIC)" != all || { echo "make trailers: set TOPIC=<topic>" >&2; exit 2; }
+	@test -n "$(MBOX)" || { echo "make trailers: set MBOX=<mbox or maildir with the replies>" >&2; exit 2; }
+	@$(S)/trailers $(if $(filter yes,$(SLOPPY)),--sloppy) $(TOPIC) "$(MBOX)"
 
 ## make status [KERNEL=...]   the topic x kernel matrix from the records: Markdown on the
 ##                   terminal, HTML page and SVG badges in results/status/

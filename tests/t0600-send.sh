@@ -198,12 +198,12 @@ testing_paragraph() { sed -n "/^How this series was tested/,/^\(---\)\{0,1\}$/p"
 test_expect_success 'the cover says how v1 was tested, from the records, in one piece' '
 	set -- $(msgs v1) && v=$(cat version) &&
 	testing_paragraph "$1" >testing && cat testing &&
-	grep -x -- "- It applies to Debian.s linux-source ${v%%~*}[^ ]* (upstream ${v%%-*})." testing &&
-	grep -F "checkpatch.pl --strict is clean" testing &&
-	grep -F "every touched" testing &&
-	grep -F "Booted in QEMU (x86_64, TCG) on $v with every topic of" testing &&
-	grep -F "verdict PASS" testing &&
-	grep -F "The base-commit below names the queue" testing &&
+	tr "\n" " " <testing | tr -s " " >flat &&
+	grep -F "It applies to Debian'"'"'s linux-source $v (upstream ${v%%-*})." flat &&
+	grep -F "checkpatch.pl --strict is clean" flat &&
+	grep -F "every touched object builds" flat &&
+	grep -F "Booted in QEMU (x86_64, TCG) on $v with every topic of the queue merged, verdict PASS" flat &&
+	grep -F "The base-commit below names the queue'"'"'s import of the Debian package $v, not an upstream commit" flat &&
 	! grep -E "^[A-Za-z0-9_-]+: " testing &&
 	awk "/^How this series was tested/ { t = NR } /^base-commit: / { b = NR } END { exit !(t && b && t < b) }" "$1"
 '
@@ -281,6 +281,69 @@ test_expect_success 'v2: same change-id, numbered v2, "Changes in v2" with the l
 	test "$(grep -c "^Signed-off-by:" "$1")" = 0 &&
 	test "$(conf topic.sent-version)" = 2 &&
 	kq_git rev-parse -q --verify refs/tags/sent/snd-v2
+'
+
+# The replies a maintainer would save after v2: a Reviewed-by on the cover
+# (for every patch), an Acked-by on patch 2, a Tested-by from somebody who
+# was not sent the series, and a Reviewed-by that answers v1.
+reply() { python3 "$SHARNESS_TEST_DIRECTORY/mkreply.py" "$@"; }
+test_expect_success 'make trailers: the review of v2 goes back into the patch files, strangers and v1 left out' '
+	git -C data commit -qam "snd: sent v2" &&
+	set -- $(msgs v2) && : >replies.mbox &&
+	reply replies.mbox "$1" "Arnd Bergmann <arnd@arndb.de>" "Reviewed-by: Arnd Bergmann <arnd@arndb.de>" &&
+	reply replies.mbox "$3" "Greg Kroah-Hartman <gregkh@linuxfoundation.org>" "Acked-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org>" &&
+	reply replies.mbox "$2" "Some Stranger <stranger@elsewhere.dev>" "Tested-by: Some Stranger <stranger@elsewhere.dev>" &&
+	reply replies.mbox "$(msgs v1 | tail -n 1)" "Arnd Bergmann <arnd@arndb.de>" "Reviewed-by: Arnd Bergmann <arnd@arndb.de>" &&
+	make -s -C "$REPO" trailers TOPIC=snd MBOX="$PWD/replies.mbox" >out 2>&1 || { cat out; false; } &&
+	cat out &&
+	grep -x "trailers snd v2: 3 new trailers" out &&
+	p1=$(ls data/kernel-patches/snd/0001-*.patch) && p2=$(ls data/kernel-patches/snd/0002-*.patch) &&
+	grep -x "  ${p1##*/}: +Reviewed-by: Arnd Bergmann <arnd@arndb.de>" out &&
+	grep -x "  ${p2##*/}: +Acked-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org>" out &&
+	grep -x "  ${p2##*/}: +Reviewed-by: Arnd Bergmann <arnd@arndb.de>" out &&
+	grep -x "  not taken: Tested-by: Some Stranger <stranger@elsewhere.dev> (patch 1): stranger@elsewhere.dev did not receive v2 (SLOPPY=yes takes it)" out &&
+	grep "  not taken: Reviewed-by: Arnd Bergmann <arnd@arndb.de> (unknown message): a reply to .\[PATCH 2/2\] misc: dummy-irq: Reject irq 0., not a message of v2" out &&
+	sed -n "/^Signed-off-by\|^[A-Z][a-z]*-by: /p" "$p1" >t1 &&
+	printf "Reviewed-by: Arnd Bergmann <arnd@arndb.de>\nSigned-off-by: Fixture Author <fixture@example.org>\n" >w1 && test_cmp w1 t1 &&
+	sed -n "/^[A-Z][a-z-]*-by: /p" "$p2" >t2 &&
+	printf "Acked-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\nReviewed-by: Arnd Bergmann <arnd@arndb.de>\nSigned-off-by: Fixture Author <fixture@example.org>\n" >w2 &&
+	test_cmp w2 t2 &&
+	git -C data diff --numstat -- kernel-patches | awk "{ a += \$1; d += \$2 } END { exit !(a == 3 && d == 0) }"
+'
+
+test_expect_success 'SLOPPY=yes takes the stranger too; a reply to a patch changed since v2 is reported, not taken' '
+	git -C data stash -q &&
+	trailers --sloppy snd replies.mbox >out 2>&1 || { cat out; false; } &&
+	grep -x "  $(ls data/kernel-patches/snd/0001-*.patch | sed "s|.*/||"): +Tested-by: Some Stranger <stranger@elsewhere.dev>" out &&
+	git -C data checkout -q kernel-patches && git -C data stash pop -q &&
+	cp -r data/kernel-patches/snd keep &&
+	sed -i "s/irq >= NR_IRQS/irq >= nr_irqs/" data/kernel-patches/snd/0002-*.patch &&
+	: >late.mbox && set -- $(msgs v2) &&
+	reply late.mbox "$3" "Arnd Bergmann <arnd@arndb.de>" "Tested-by: Arnd Bergmann <arnd@arndb.de>" &&
+	trailers snd late.mbox >out 2>&1 || { cat out; false; } &&
+	grep "  not taken: Tested-by: Arnd Bergmann <arnd@arndb.de> (patch 2): patch 2 changed since v2 was sent" out &&
+	! grep -q "Tested-by" data/kernel-patches/snd/0002-*.patch &&
+	rm -rf data/kernel-patches/snd && mv keep data/kernel-patches/snd &&
+	git -C data add -A kernel-patches/snd && git -C data commit -qm "snd: collect the review of v2"
+'
+
+test_expect_success 'v3 (dry run) carries the collected tags and says so under Changes in v3' '
+	send snd >out 2>err || { cat out err; false; } &&
+	rm -rf v3 && cp -r "$KQ_RESULTS/$(cat version)/send-snd/v3" v3 && set -- $(msgs v3) &&
+	test "$(hdr Subject "$1")" = "[PATCH v3 0/2] misc: dummy-irq: two small cleanups" &&
+	sed -n "/^Changes in v3:/,/^---/p" "$1" >changes3 && cat changes3 &&
+	grep -x -- "- snd: collect the review of v2" changes3 &&
+	grep -x -- "- Collected Reviewed-by from Arnd Bergmann <arnd@arndb.de>" changes3 &&
+	grep -x -- "- Collected Acked-by from Greg Kroah-Hartman <gregkh@linuxfoundation.org>" changes3 &&
+	grep "^[A-Z][a-z-]*-by: " "$3" >t3 &&
+	printf "Acked-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\nReviewed-by: Arnd Bergmann <arnd@arndb.de>\nSigned-off-by: Fixture Sender <sender@vmfault-queue.dev>\n" >w3 &&
+	test_cmp w3 t3
+'
+
+test_expect_success 'make trailers: bad input, one line, exit 2' '
+	test_expect_code 2 trailers snd no-such.mbox 2>err && test_line_count = 1 err && grep "no-such.mbox" err &&
+	test_expect_code 2 trailers nosuch replies.mbox 2>err && test_line_count = 1 err &&
+	test_expect_code 2 make -s -C "$REPO" trailers TOPIC=snd 2>err && grep "set MBOX" err
 '
 
 test_expect_success 'bad input: one line, exit 2' '
