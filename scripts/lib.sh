@@ -373,16 +373,19 @@ worktree_at() {
 	fi
 }
 
-# kbuild_prepare WT OBJ: the build directory OBJ for worktree WT, an
-# x86_64 allmodconfig minus the options that turn warnings into errors or
-# need tools outside the build (BTF wants pahole), with "make prepare" done.
-# Cheap when OBJ is warm.
+# kbuild_prepare WT OBJ [OPTION...]: the build directory OBJ for worktree
+# WT, an allmodconfig (of $ARCH, x86_64 by default) minus the options that
+# turn warnings into errors or need tools outside the build (BTF wants
+# pahole) and minus OPTIONs, with "make prepare" done.  Cheap when OBJ is
+# warm.
 kbuild_prepare() {
-	local wt=$1 obj=$2
+	local wt=$1 obj=$2 o off=()
+	shift 2
+	for o; do off+=(-d "$o"); done
 	if [ ! -f "$obj/.config" ]; then
 		mkdir -p "$obj"
 		make -C "$wt" O="$obj" -s allmodconfig >/dev/null
-		"$wt/scripts/config" --file "$obj/.config" -d WERROR -d DEBUG_INFO_BTF
+		"$wt/scripts/config" --file "$obj/.config" -d WERROR -d DEBUG_INFO_BTF ${off[@]+"${off[@]}"}
 		make -C "$wt" O="$obj" -s olddefconfig >/dev/null
 	fi
 	make -C "$wt" O="$obj" -s -j"$(nproc)" prepare >"$obj/prepare.log" 2>&1 ||
@@ -410,7 +413,7 @@ kbuild_objects() {
 	[ -n "$dirs" ] || return 0
 	key=$(git -C "$wt" ls-tree -r HEAD |
 		grep -E '/(Makefile|Kbuild|Kconfig)[^/]*$|	(Makefile|Kbuild|Kconfig)[^/]*$' |
-		cat - <(printf '%s\n' "$dirs" "ARCH=${ARCH:-x86_64}") | sha1sum | cut -c1-16)
+		cat - <(printf '%s\n' "$dirs" "ARCH=${ARCH:-x86_64}" "config=${KQ_CONFIG_NAME:-}") | sha1sum | cut -c1-16)
 	map=$KQ_CACHE/objmap/$key
 	if [ ! -s "$map" ]; then
 		mkdir -p "$KQ_CACHE/objmap"
