@@ -327,9 +327,13 @@ test_expect_success 'SLOPPY=yes takes the stranger too; a reply to a patch chang
 	git -C data add -A kernel-patches/snd && git -C data commit -qm "snd: collect the review of v2"
 '
 
-test_expect_success 'v3 (dry run) carries the collected tags and says so under Changes in v3' '
-	send snd >out 2>err || { cat out err; false; } &&
-	rm -rf v3 && cp -r "$KQ_RESULTS/$(cat version)/send-snd/v3" v3 && set -- $(msgs v3) &&
+test_expect_success 'v3 goes out with the collected tags and says so under Changes in v3' '
+	check snd "$(cat version)" >check3.out 2>&1 || { cat check3.out; false; } &&
+	boot "$(cat version)" >boot3.out 2>&1 || { cat boot3.out; false; } &&
+	send --send --confirm snd snd >out 2>err || { cat out err; false; } &&
+	grep "^sent snd v3: tag sent/snd-v3" out &&
+	rm -rf v3 && mkdir v3 && mv smtp/*.eml v3/ && set -- $(msgs v3) &&
+	test_line_count = 3 <(msgs v3) &&
 	test "$(hdr Subject "$1")" = "[PATCH v3 0/2] misc: dummy-irq: two small cleanups" &&
 	sed -n "/^Changes in v3:/,/^---/p" "$1" >changes3 && cat changes3 &&
 	grep -x -- "- snd: collect the review of v2" changes3 &&
