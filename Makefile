@@ -7,6 +7,10 @@ KERNEL ?= newest-6.1 newest-6.12
 TOPIC ?= all
 APPLY ?= none
 ARCHES ?=
+# `make scan ARCH=arm64` asks for one more sparse pass; the kernel's own
+# builds must never inherit it from make's environment.
+ARCH ?=
+unexport ARCH CROSS_COMPILE SUBARCH
 S := scripts
 
 SELFTEST ?=
@@ -60,10 +64,10 @@ summary:
 check:
 	@rc=0; for k in $(KERNEL); do $(S)/check $(TOPIC) $$k || rc=1; done; exit $$rc
 
-## make scan KERNEL=6.12.118 [APPLY=all] [ARCHES="arm64 powerpc"|all]   sparse + Coccinelle
+## make scan KERNEL=6.12.118 [APPLY=all] [ARCH=arm64] [ARCHES="arm64 powerpc"|all]   sparse + Coccinelle
 ##                   scan for vm_fault_t mixing; ARCHES adds sparse passes on other architectures
 scan:
-	@rc=0; for k in $(KERNEL); do $(S)/scan --apply $(APPLY) $(if $(ARCHES),--arches "$(ARCHES)") $$k || rc=1; done; exit $$rc
+	@rc=0; for k in $(KERNEL); do $(S)/scan --apply $(APPLY) $(if $(ARCH),--arch $(ARCH)) $(if $(ARCHES),--arches "$(ARCHES)") $$k || rc=1; done; exit $$rc
 
 ## make send TOPIC=f2fs [KERNEL=6.12.118]   prepare the topic as a b4 series (dry run:
 ##                   messages written to results/, nothing sent)

@@ -12,6 +12,10 @@ KQ_GIT=$KQ_CACHE/linux.git
 KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
 KQ_BRANCHES=${KQ_BRANCHES:-$KQ_ROOT/branches}
 export KQ_CACHE KQ_TRACKS
+# Kbuild reads these from the environment: a kernel developer's exported
+# ARCH=arm64 must not turn the x86_64 builds into something else.  The
+# scan's other-architecture passes set them in subshells of their own.
+unset ARCH SUBARCH CROSS_COMPILE KQ_CONFIG_NAME
 
 PROG=${PROG:-$(basename "$0")}
 
