@@ -12,10 +12,13 @@ KQ_GIT=$KQ_CACHE/linux.git
 KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
 KQ_BRANCHES=${KQ_BRANCHES:-$KQ_ROOT/branches}
 export KQ_CACHE KQ_TRACKS
-# Kbuild reads these from the environment: a kernel developer's exported
-# ARCH=arm64 must not turn the x86_64 builds into something else.  The
-# scan's other-architecture passes set them in subshells of their own.
-unset ARCH SUBARCH CROSS_COMPILE KQ_CONFIG_NAME
+# Kbuild reads these from the environment, and a make that runs a verb
+# hands its command-line variables to every make below it in MAKEFLAGS:
+# neither a developer's exported ARCH=arm64 nor `make scan ARCH=arm64` may
+# turn the x86_64 builds into something else.  The kernel builds here are
+# self-contained (they pass their own -j); the scan's other-architecture
+# passes set ARCH and CROSS_COMPILE in subshells of their own.
+unset ARCH SUBARCH CROSS_COMPILE KQ_CONFIG_NAME MAKEFLAGS MFLAGS MAKELEVEL
 
 PROG=${PROG:-$(basename "$0")}
 
