@@ -399,12 +399,42 @@ kbuild_prepare() {
 		die "make prepare failed in $obj: $(grep -m1 -E 'error|Error' "$obj/prepare.log")"
 }
 
-# sparse_workaround PATH: the checker-only flags (make CF=) that
-# scripts/sparse-workarounds gives the source or object PATH, or nothing.
-sparse_workaround() {
-	awk -F'\t' -v p="$1" '!/^#/ && NF == 3 && index(p, $1) == 1 { print $2; exit }' \
-		"$KQ_SCRIPTS/sparse-workarounds"
+# sparse_workarounds < PATHS: "path<TAB>flags<TAB>why" for every source or
+# object path that scripts/sparse-workarounds gives checker-only flags
+# (make CF=); paths without one print nothing.
+sparse_workarounds() {
+	awk -F'\t' 'FNR == NR { if (!/^#/ && NF == 3) { n++; pre[n] = $1; cf[n] = $2; why[n] = $3 }; next }
+		{ for (i = 1; i <= n; i++) if (index($0, pre[i]) == 1) { print $0 "\t" cf[i] "\t" why[i]; next } }' \
+		"$KQ_SCRIPTS/sparse-workarounds" -
 }
+
+# checker_make WT OBJ MAKE-ARG... -- OBJECT...: make -k MAKE-ARGs over the
+# OBJECTs in build directory OBJ, with the objects that have a checker
+# workaround in a make of their own with its flags in CF=.  Output on
+# stdout; a failed make is not an error (its log says what failed).
+checker_make() {
+	local wt=$1 obj=$2 args=() cf o plain=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	[ $# -gt 0 ] || return 0
+	declare -A group=()
+	while IFS=$'\t' read -r o cf _; do group[$cf]+=" $o"; done < <(printf '%s\n' "$@" | sparse_workarounds)
+	for o; do
+		case " ${group[*]} " in *" $o "*) ;; *) plain+=("$o") ;; esac
+	done
+	[ ${#plain[@]} -eq 0 ] ||
+		make -C "$wt" O="$obj" -k -j"$(nproc)" --output-sync=target "${args[@]}" "${plain[@]}" 2>&1 || true
+	for cf in "${!group[@]}"; do
+		# shellcheck disable=SC2086
+		make -C "$wt" O="$obj" -k -j"$(nproc)" --output-sync=target "${args[@]}" CF="$cf" ${group[$cf]} 2>&1 || true
+	done
+}
+
+# SPARSE_TYPE_DIAGNOSTICS: the sparse errors that are ordinary type
+# diagnostics; any other error means sparse did not understand the file.
+# shellcheck disable=SC2034  # used by the scripts that source this file
+SPARSE_TYPE_DIAGNOSTICS='^(incompatible types|incorrect type|different address spaces|dereference of noderef|cast (from|to|removes))'
 
 # kbuild_objects WT OBJ < SOURCES: "source object" for every source (a
 # path relative to WT) that the configuration in OBJ builds, the object

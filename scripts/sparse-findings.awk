@@ -9,6 +9,8 @@
 #              failure, a sparse error that is not a type diagnostic)
 #   checked    file to append the files sparse checked completely to
 #   label      prefix for the reasons (the architecture and config)
+#   types      regex of the sparse errors that are ordinary type diagnostics
+#              (lib.sh's SPARSE_TYPE_DIAGNOSTICS)
 function norm(p,   n, i, k, q, s, x) {
 	if (index(p, src) == 1) p = substr(p, length(src) + 1)
 	n = split(p, x, "/"); k = 0
@@ -39,7 +41,7 @@ function flush(   kind, m) {
 	# An error that is not an ordinary type diagnostic means sparse
 	# did not understand the file: its silence proves nothing.
 	if ($2 == "error:" && file != "" && !(file in why) &&
-	    msg !~ /^(incompatible types|incorrect type|different address spaces|dereference of noderef|cast (from|to|removes))/)
+	    msg !~ types)
 		why[file] = "sparse error: " norm(a[1]) ":" a[2] ": " msg
 	cur = where; head = msg; text = msg; ex = ""; got = ""; next
 }
