@@ -149,3 +149,13 @@ test_line_count() {
 
 # fgit: git as the fixture author, for commits in fixture trees.
 fgit() { git -c user.name="Fixture Author" -c user.email=fixture@example.org "$@"; }
+
+# When this test script started: records_written lists what it wrote.
+touch "$SHARNESS_TRASH_DIRECTORY/.kq-started"
+# records_written [DIR]: the JSON records under DIR ($KQ_RESULTS) written
+# since this test script started.
+records_written() {
+	find "${1:-$KQ_RESULTS}" -name '*.json' -newer "$SHARNESS_TRASH_DIRECTORY/.kq-started" | sort
+}
+# validate_records FILE...: every FILE fits the schema of scripts/lib/records.py.
+validate_records() { python3 "$S/lib/records.py" validate "$@"; }

@@ -5,8 +5,8 @@ test_description='lint: shell scripts are shellcheck clean and answer -h'
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
 scripts() {
-	for f in "$REPO"/scripts/* "$REPO"/.ci/run; do
-		head -n 1 "$f" | grep -q bash && echo "$f"
+	for f in "$REPO"/scripts/* "$REPO"/scripts/lib/* "$REPO"/.ci/run; do
+		test -f "$f" && head -n 1 "$f" | grep -q bash && echo "$f"
 	done
 }
 
@@ -20,6 +20,25 @@ test_expect_success 'every verb prints its usage on -h and exits 0' '
 		test -x "$f" || continue
 		"$f" -h >out 2>&1 || { echo "$f -h failed"; return 1; }
 		grep -q "^usage: $(basename "$f")" out || { echo "$f -h: no usage line"; return 1; }
+	done
+'
+
+test_expect_success 'every Python program is pyflakes clean' '
+	ls "$REPO"/scripts/lib/*.py "$REPO"/tests/*.py >py && test "$(wc -l <py)" -ge 6 &&
+	pyflakes3 $(cat py)
+'
+
+test_expect_success 'no program lives in a heredoc of a script (scripts/lib/ holds them)' '
+	hp="awk -f $SHARNESS_TEST_DIRECTORY/heredoc-programs.awk" &&
+	printf "x <<-\\\\EOF\\n1\\n2\\n3\\n4\\n5\\n6\\nEOF\\ny <<EOF\\n1\\nEOF\\n" >probe && cat probe &&
+	$hp probe >found && grep "^probe:1: 6 lines$" found && test "$(wc -l <found)" = 1 &&
+	$hp $(grep /scripts/ list) >found &&
+	test_must_be_empty found
+'
+
+test_expect_success 'every lib Python program answers -h with its usage' '
+	for f in "$REPO"/scripts/lib/*.py; do
+		python3 "$f" -h >out 2>&1; grep -q "usage: $(basename "$f")" out || { echo "$f: no usage"; cat out; return 1; }
 	done
 '
 

@@ -51,4 +51,9 @@ test_expect_success 'files sparse could not check are listed with a reason; othe
 	! grep -v "no cross compiler in Debian bookworm\|not built by allmodconfig\|compile failed\|sparse did not run\|sparse error" why.all
 '
 
+test_expect_success 'the scan records fit the schema' '
+	v=$(cat version) && validate_records "$KQ_RESULTS/$v/scan-none.json" "$KQ_RESULTS/$v/scan-all.json" &&
+	records_written >recs && grep -q "/scan-all.json$" recs
+'
+
 test_done

@@ -38,9 +38,13 @@ fixture_topic() {
 }
 
 record() { cat "$KQ_RESULTS/$(cat version)/check-$1.json"; }
+# A compiler message with every character a hand-made JSON writer gets
+# wrong: quotes, backslashes, a tab, an ESC and a byte that is not UTF-8.
+hostile_edit='s/^static int irq = -1;/&\n#warning "say \\"hi\\" back\\\\slash\ttab\x1besc\xffbyte"/'
+
 status_of() { record "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['checks']['$2']['status'])"; }
 
-test_expect_success 'setup: five fixture topics on the real 6.12 tree' '
+test_expect_success 'setup: six fixture topics on the real 6.12 tree' '
 	v=$(KQ_CACHE=$REAL_CACHE kernels --newest 6.12) && echo "$v" >version &&
 	KQ_CACHE=$REAL_CACHE kernel-tree "$v" >/dev/null &&
 	tag=debian/$(sed "s/~/_/" version) &&
@@ -55,6 +59,8 @@ test_expect_success 'setup: five fixture topics on the real 6.12 tree' '
 		"s/	static int count = 0;/	static int count = 0;\n	int last;\n\n	last = irq;/" &&
 	fixture_topic chk-broken "misc: dummy-irq: Return a better value" \
 		"s/	return IRQ_NONE;/	return IRQ_NOT_A_VALUE;/" &&
+	fixture_topic chk-hostile "misc: dummy-irq: Warn \"loudly\" at build time" "$hostile_edit" &&
+	grep -q "#warning \"say" "gen.chk-hostile/$file" &&
 	KQ_ROOT=$PWD/data topics all >topics.out
 '
 
@@ -126,6 +132,26 @@ test_expect_success 'a second run reuses the records of the same built commits; 
 	sed -i "s/\"tool\": \"[0-9a-f]*\"/\"tool\": \"0000\"/" "$KQ_RESULTS/$(cat version)/check-chk-pass.json" &&
 	KQ_ROOT="$PWD/data" check chk-pass "$(cat version)" >out4 2>&1 &&
 	! grep reused out4 && grep -E "^chk-pass +checkpatch +pass +[0-9.]+s  " out4
+'
+
+test_expect_success 'hostile compiler output: the record stays valid and keeps every character' '
+	test_expect_code 1 env KQ_ROOT="$PWD/data" check chk-hostile "$(cat version)" >out5 2>&1 &&
+	rec=$KQ_RESULTS/$(cat version)/check-chk-hostile.json &&
+	python3 "$REPO/scripts/lib/records.py" validate "$rec" &&
+	python3 - "$rec" <<-\EOP
+	import json, sys
+	r = json.load(open(sys.argv[1], encoding="utf-8"))
+	new = [w for w in r["checks"]["w1"]["new"] if "#warning" in w]
+	assert len(new) == 1, r["checks"]["w1"]
+	want = "say \\\"hi\\\" back\\\\slash\ttab\x1besc\ufffdbyte"
+	assert want in new[0], (want, new[0])
+	assert r["checks"]["w1"]["status"] == "fail"
+	EOP
+'
+
+test_expect_success 'every record this script wrote fits the schema' '
+	ls "$KQ_RESULTS"/*/check-*.json >recs && test "$(wc -l <recs)" -ge 6 &&
+	python3 "$REPO/scripts/lib/records.py" validate $(cat recs)
 '
 
 test_expect_success 'bad input: unknown topic, exit 2, one line' '

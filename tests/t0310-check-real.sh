@@ -41,4 +41,9 @@ test_expect_success 'each topic has a record; conversion topics removed vm_fault
 	done
 '
 
+test_expect_success 'the check records of every real topic fit the schema' '
+	ls "$KQ_RESULTS/$(cat version)"/check-*.json >recs &&
+	test "$(wc -l <recs)" -ge 5 && validate_records $(cat recs)
+'
+
 test_done

@@ -46,4 +46,8 @@ test_expect_success 'every move the walk made has its range-diff' '
 	EOP
 '
 
+test_expect_success 'every rebase record the walk wrote fits the schema' '
+	records_written >recs && grep -q "/rebase-" recs && validate_records $(cat recs)
+'
+
 test_done

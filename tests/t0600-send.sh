@@ -360,4 +360,9 @@ test_expect_success 'stop the SMTP server' '
 	kill "$(cat smtp.pid)" 2>/dev/null; true
 '
 
+test_expect_success 'every record this script wrote fits the schema' '
+	records_written "$PWD" >recs && grep -q "/send-snd.json$" recs && grep -q "/check-snd.json$" recs &&
+	validate_records $(cat recs)
+'
+
 test_done

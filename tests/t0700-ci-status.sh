@@ -72,26 +72,52 @@ test_expect_success 'the workflow runs make targets that exist, from the generat
 	done
 '
 
-# Records for two kernels, written the way the scripts write them.
-# rec VERSION TOPIC: an apply record, a rebase, a check and the boot entry.
+# Records for two kernels, written the way the scripts write them (through
+# scripts/lib/records.py, which refuses what does not fit the schema).
 tipof() { printf "%040d" "$(printf "%s" "$1$2" | cksum | cut -d" " -f1)"; }
-apply_ok() { mkdir -p "results/$1" && echo "ok $(tipof "$1" "$2") topic/$2/$1 1 0000" >"results/$1/$2.apply"; }
+rec() { # KIND FILE VERSION TOPIC KEY=SPEC...
+	mkdir -p "results/$3" &&
+	python3 "$S/lib/records.py" write "$1" "results/$3/$2" "kernel=str:$3" "topic=opt:$4" \
+		tool=str:0 started=str:2026-01-01T00:00:00Z duration_s=num:1 reproducer=str:test "${@:5}"
+}
+apply_ok() { # VERSION TOPIC
+	rec apply "apply-$2.json" "$1" "$2" track=str:x status=str:ok "branch=str:topic/$2/$1" base=str:0 \
+		"tip=str:$(tipof "$1" "$2")" patches=int:1 patches_sha1=str:0 failed=null:
+}
+apply_fail() { # VERSION TOPIC WHY
+	rec apply "apply-$2.json" "$1" "$2" track=str:x status=str:fail "branch=str:topic/$2/$1" base=str:0 \
+		tip=null: patches=int:1 patches_sha1=str:0 "failed=str:$3"
+}
 check_rec() { # VERSION TOPIC CHECKPATCH SPARSE [TIP]
 	echo "log" >"results/$1/check-$2.build.log" &&
-	cat >"results/$1/check-$2.json" <<-EOJ
-	{"topic": "$2", "kernel": "$1", "tip": "${5:-$(tipof "$1" "$2")}",
-	 "checks": {"checkpatch": {"status": "$3"}, "sparse": {"status": "$4"},
-	            "w1": {"status": "pass"}, "build": {"status": "pass"}}}
-	EOJ
+	rec check "check-$2.json" "$1" "$2" track=str:x base=str:0 "tip=str:${5:-$(tipof "$1" "$2")}" built=str:0 \
+		config=str:x objects=words:x.o \
+		"checks.checkpatch.status=str:$3" checks.checkpatch.summary=str:s checks.checkpatch.details=words: \
+		"checks.sparse.status=str:$4" checks.sparse.summary=str:s checks.sparse.new=words: \
+		checks.sparse.removed=words: checks.sparse.kept=words: checks.sparse.vm_fault_t_left=words: \
+		checks.sparse.unchecked=words: \
+		checks.w1.status=str:pass checks.w1.summary=str:s checks.w1.new=words: checks.w1.removed=words: \
+		checks.w1.kept=words: checks.build.status=str:pass checks.build.summary=str:s checks.build.errors=words:
 }
 rebase_rec() { # VERSION TOPIC FROM STATUS OUTCOME
-	echo "1:  a = 1:  b x" >"results/$1/rangediff-$2.txt" &&
-	echo "{\"topic\": \"$2\", \"from\": \"$3\", \"to\": \"$1\", \"status\": \"$4\", \"patches\": [{\"patch\": \"0001-x.patch\", \"outcome\": \"$5\"}]}" >"results/$1/rebase-$2.json"
+	mkdir -p "results/$1" && echo "1:  a = 1:  b x" >"results/$1/rangediff-$2.txt" &&
+	printf "0001-x.patch\t%s\n" "$5" >outcomes &&
+	rec rebase "rebase-$2.json" "$1" "$2" "from=str:$3" "to=str:$1" "status=str:$4" dry_run=bool:0 \
+		old_tip=null: new_tip=null: patches=tsv:outcomes:patch,outcome range_diff=null: \
+		range_diff_summary=null: resume=null:
 }
 boot_rec() { # VERSION VERDICT TOPIC...
 	v=$1 verdict=$2 && shift 2 &&
 	echo console >"results/$v/boot.console.log" &&
-	{ printf "{\"verdict\": \"%s\", \"topics\": [" "$verdict"; sep=""; for t; do printf "%s{\"topic\": \"%s\", \"tip\": \"%s\", \"how\": \"booted\"}" "$sep" "$t" "$(tipof "$v" "$t")"; sep=", "; done; echo "]}"; } >"results/$v/boot.json"
+	for t; do echo "$t|$(tipof "$v" "$t")|booted|guest tests: x"; done >topics &&
+	rec boot boot.json "$v" "" track=str:x commit=str:0 selftest=null: "verdict=str:$verdict" \
+		reasons=words: accel=str:tcg qemu_exit=int:3 build_s=num:1 boot_s=num:1 config=str:x \
+		console=str:x results=words: topics=table:topics:topic,tip,how,detail
+}
+send_rec() { # VERSION TOPIC SENT-VERSION
+	rec send "send-$2.json" "$1" "$2" "version=int:$3" via=str:x from=str:x to=words: cc=words: \
+		subjects=words: change_id=str:x base_commit=str:0 tip=str:0 tag=str:x cover_message_id=null: \
+		sent_from=str:0
 }
 
 test_expect_success 'setup: four topics on 6.1.5-1 and 6.12.3-1 in every state' '
@@ -103,9 +129,9 @@ test_expect_success 'setup: four topics on 6.1.5-1 and 6.12.3-1 in every state' 
 	v1=6.1.5-1 v2=6.12.3-1 &&
 	apply_ok $v1 good && rebase_rec $v1 good 6.1.4-1 ok unchanged && check_rec $v1 good pass pass &&
 	apply_ok $v2 good && rebase_rec $v2 good 6.12.2-1 ok refreshed && check_rec $v2 good pass warn &&
-	echo "{\"version\": 2}" >"results/$v2/send-good.json" &&
+	send_rec $v2 good 2 &&
 	apply_ok $v2 bad && check_rec $v2 bad pass fail &&
-	echo "fail 0001-x.patch f:3" >"results/$v1/conf.apply" &&
+	apply_fail $v1 conf "0001-x.patch f:3" &&
 	apply_ok $v2 conf && rebase_rec $v2 conf 6.12.2-1 conflict conflict && check_rec $v2 conf pass pass &&
 	apply_ok $v1 stale && check_rec $v1 stale pass pass 1234567890123456789012345678901234567890 &&
 	apply_ok $v2 stale && check_rec $v2 stale pass pass &&

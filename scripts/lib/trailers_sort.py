@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sort the review replies to a sent series before b4 sees them.
 
-usage: trailers-sort.py SENT_DIR RECORD PATCH_DIR SERIES MBOX SLOPPY OUT_MBOX
+usage: trailers_sort.py SENT_DIR RECORD PATCH_DIR SERIES MBOX SLOPPY OUT_MBOX
 
 Reads:
   SENT_DIR   the messages of the last sent version (scripts/send wrote them
@@ -18,12 +18,14 @@ patch number), or "skip|<n>|<trailer>|<why>".
 import email
 import email.policy
 import email.utils
-import json
 import mailbox
 import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import records  # noqa: E402
 
 TRAILER = re.compile(r"^((?:Reviewed|Acked|Tested|Reported|Suggested)-by|Link|Closes):\s*(.+)$")
 
@@ -51,7 +53,7 @@ def main(argv):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     sent_dir, record, patch_dir, series, mbox_path, sloppy, out_path = argv[1:]
-    rec = json.load(open(record))
+    rec = records.load(record) or {}
     received = {a.lower() for _, a in email.utils.getaddresses(
         [rec.get("from", "")] + rec.get("to", []) + rec.get("cc", []))}
     received.add(rec.get("from", "").lower())

@@ -10,7 +10,7 @@
 #   checked    file to append the files sparse checked completely to
 #   label      prefix for the reasons (the architecture and config)
 #   types      regex of the sparse errors that are ordinary type diagnostics
-#              (lib.sh's SPARSE_TYPE_DIAGNOSTICS)
+#              (scripts/lib/kbuild.sh's SPARSE_TYPE_DIAGNOSTICS)
 function norm(p,   n, i, k, q, s, x) {
 	if (index(p, src) == 1) p = substr(p, length(src) + 1)
 	n = split(p, x, "/"); k = 0

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """How a series was tested, written at send time from the queue's records.
 
-usage: cover-testing.py RESULTS TOPIC VERSION TIP BOOT BUILD_ONLY TRACK=VER...
+usage: cover_testing.py RESULTS TOPIC VERSION TIP BOOT BUILD_ONLY TRACK=VER...
 
 Reads (RESULTS is $KQ_RESULTS):
-  RESULTS/<ver>/<topic>.apply      did the topic apply to that packaged kernel
+  RESULTS/<ver>/apply-<topic>.json did the topic apply to that packaged kernel
   RESULTS/VERSION/check-<topic>.json   checkpatch, sparse, W=1 and build
   RESULTS/VERSION/boot.json        the QEMU boot of the integration kernel
 TOPIC's manifest values BOOT (topic.boot: the guest test programs or KUnit
@@ -16,19 +16,14 @@ Writes the paragraph to stdout.  No line of it looks like an e-mail trailer
 ("Word: value"), so b4 leaves it where it is in single- and multi-patch
 series alike.
 """
-import json
 import os
 import re
 import sys
 import textwrap
 
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import records  # noqa: E402
+load = records.load
 
 
 def upstream(ver):
@@ -56,12 +51,9 @@ def main(argv):
     applied, failed = [], []
     for track in sorted(tracks, key=lambda t: [int(x) for x in t.split(".")]):
         ver = tracks[track]
-        try:
-            words = open(os.path.join(results, ver, topic + ".apply")).read().split()
-        except OSError:
-            words = []
+        ap = records.load(os.path.join(results, ver, "apply-%s.json" % topic)) or {}
         name = "%s (upstream %s)" % (ver, upstream(ver))
-        (applied if words[:1] == ["ok"] else failed).append(name)
+        (applied if ap.get("status") == "ok" else failed).append(name)
     if applied:
         out += item("It applies to Debian's linux-source %s." % " and ".join(applied))
     if failed:

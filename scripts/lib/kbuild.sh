@@ -1,0 +1,98 @@
+# shellcheck shell=bash
+# Kbuild: prepared build directories, checker runs with their workarounds,
+# and the real Kbuild object of a source.  Needs common.sh.
+
+# kbuild_prepare WT OBJ [OPTION...]: the build directory OBJ for worktree
+# WT, an allmodconfig (of $ARCH, x86_64 by default) minus the options that
+# turn warnings into errors or need tools outside the build (BTF wants
+# pahole) and minus OPTIONs, with "make prepare" done.  Cheap when OBJ is
+# warm.
+kbuild_prepare() {
+	local wt=$1 obj=$2 o off=()
+	shift 2
+	for o; do off+=(-d "$o"); done
+	if [ ! -f "$obj/.config" ]; then
+		mkdir -p "$obj"
+		make -C "$wt" O="$obj" -s allmodconfig >/dev/null
+		"$wt/scripts/config" --file "$obj/.config" -d WERROR -d DEBUG_INFO_BTF ${off[@]+"${off[@]}"}
+		make -C "$wt" O="$obj" -s olddefconfig >/dev/null
+	fi
+	make -C "$wt" O="$obj" -s -j"$(nproc)" prepare >"$obj/prepare.log" 2>&1 ||
+		die "make prepare failed in $obj: $(grep -m1 -E 'error|Error' "$obj/prepare.log")"
+}
+
+# sparse_workarounds < PATHS: "path<TAB>flags<TAB>why" for every source or
+# object path that scripts/sparse-workarounds gives checker-only flags
+# (make CF=); paths without one print nothing.
+sparse_workarounds() {
+	awk -F'\t' 'FNR == NR { if (!/^#/ && NF == 3) { n++; pre[n] = $1; cf[n] = $2; why[n] = $3 }; next }
+		{ for (i = 1; i <= n; i++) if (index($0, pre[i]) == 1) { print $0 "\t" cf[i] "\t" why[i]; next } }' \
+		"$KQ_SCRIPTS/sparse-workarounds" -
+}
+
+# checker_make WT OBJ MAKE-ARG... -- OBJECT...: make -k MAKE-ARGs over the
+# OBJECTs in build directory OBJ, with the objects that have a checker
+# workaround in a make of their own with its flags in CF=.  Output on
+# stdout; a failed make is not an error (its log says what failed).
+checker_make() {
+	local wt=$1 obj=$2 args=() cf o plain=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	[ $# -gt 0 ] || return 0
+	declare -A group=()
+	while IFS=$'\t' read -r o cf _; do group[$cf]+=" $o"; done < <(printf '%s\n' "$@" | sparse_workarounds)
+	for o; do
+		case " ${group[*]} " in *" $o "*) ;; *) plain+=("$o") ;; esac
+	done
+	[ ${#plain[@]} -eq 0 ] ||
+		make -C "$wt" O="$obj" -k -j"$(nproc)" --output-sync=target "${args[@]}" "${plain[@]}" 2>&1 || true
+	for cf in "${!group[@]}"; do
+		# shellcheck disable=SC2086
+		make -C "$wt" O="$obj" -k -j"$(nproc)" --output-sync=target "${args[@]}" CF="$cf" ${group[$cf]} 2>&1 || true
+	done
+}
+
+# SPARSE_TYPE_DIAGNOSTICS: the sparse errors that are ordinary type
+# diagnostics; any other error means sparse did not understand the file.
+# shellcheck disable=SC2034  # used by the scripts that source this file
+SPARSE_TYPE_DIAGNOSTICS='^(incompatible types|incorrect type|different address spaces|dereference of noderef|cast (from|to|removes))'
+
+# kbuild_objects WT OBJ < SOURCES: "source object" for every source (a
+# path relative to WT) that the configuration in OBJ builds, the object
+# named by its real Kbuild path (amdkfd files build as
+# drivers/gpu/drm/amd/amdgpu/../amdkfd/X.o).  make -n over the sources'
+# directories says which object compiles which file; the answer is cached
+# per set of Makefile, Kbuild and Kconfig files and directories.
+kbuild_objects() {
+	local wt=$1 obj=$2 srcs dirs key map
+	srcs=$(cat)
+	dirs=$(printf '%s\n' "$srcs" | awk -F/ 'NF >= 3 { print $1 "/" $2 "/"; next } NF { print $1 "/" }' |
+		sort -u | awk '{ for (d in seen) if (index($0, d) == 1) next; seen[$0]; print }')
+	[ -n "$dirs" ] || return 0
+	key=$(git -C "$wt" ls-tree -r HEAD |
+		grep -E '/(Makefile|Kbuild|Kconfig)[^/]*$|	(Makefile|Kbuild|Kconfig)[^/]*$' |
+		cat - <(printf '%s\n' "$dirs" "ARCH=${ARCH:-x86_64}" "config=${KQ_CONFIG_NAME:-}") | sha1sum | cut -c1-16)
+	map=$KQ_CACHE/objmap/$key
+	if [ ! -s "$map" ]; then
+		mkdir -p "$KQ_CACHE/objmap"
+		# make -n prints only what is out of date: an extra KCFLAGS makes
+		# every object's command line differ from the one it was built with.
+		# shellcheck disable=SC2086
+		make -C "$wt" O="$obj" -n -k KCFLAGS=-DKQ_OBJMAP $dirs 2>/dev/null |
+			grep -oE -- " -c -o [^ ]+\.o [^ ]+\.c( |$)" |
+			awk -v src="$wt/" '{ s = $4; if (index(s, src) == 1) s = substr(s, length(src) + 1)
+				print s, $3 }' | sort -u >"$map.tmp.$$" || true
+		mv "$map.tmp.$$" "$map"
+	fi
+	# Match sources by their normalised path ("a/b/../c/x.c" is "a/c/x.c").
+	awk 'function norm(p,   n, i, k, q, s) {
+		n = split(p, x, "/"); k = 0
+		for (i = 1; i <= n; i++) if (x[i] == "..") k--; else if (x[i] != ".") q[++k] = x[i]
+		s = q[1]; for (i = 2; i <= k; i++) s = s "/" q[i]
+		return s
+	}
+	FILENAME == ARGV[1] { want[$1]; next }
+	{ s = norm($1); if ((s in want) && !(s in done)) { done[s]; print s, $2 } }' \
+		<(printf '%s\n' "$srcs") "$map"
+}
