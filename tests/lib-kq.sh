@@ -159,3 +159,5 @@ records_written() {
 }
 # validate_records FILE...: every FILE fits the schema of scripts/lib/records.py.
 validate_records() { python3 "$S/lib/records.py" validate "$@"; }
+# validate_listed LIST: the same for the files LIST names, one per line.
+validate_listed() { local f; mapfile -t f <"$1"; [ ${#f[@]} -gt 0 ] && validate_records "${f[@]}"; }

@@ -53,7 +53,7 @@ test_expect_success 'the fsdax topic removes the implicit xarray conversions' '
 
 test_expect_success 'the apply records of every topic fit the schema' '
 	ls "$KQ_CACHE/results/$(cat version)"/apply-*.json >recs &&
-	test "$(wc -l <recs)" -ge 5 && validate_records $(cat recs)
+	test "$(wc -l <recs)" -ge 5 && validate_listed recs
 '
 
 test_done

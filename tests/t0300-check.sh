@@ -151,7 +151,7 @@ test_expect_success 'hostile compiler output: the record stays valid and keeps e
 
 test_expect_success 'every record this script wrote fits the schema' '
 	ls "$KQ_RESULTS"/*/check-*.json >recs && test "$(wc -l <recs)" -ge 6 &&
-	python3 "$REPO/scripts/lib/records.py" validate $(cat recs)
+	validate_listed recs
 '
 
 test_expect_success 'bad input: unknown topic, exit 2, one line' '

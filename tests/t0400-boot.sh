@@ -115,7 +115,7 @@ test_expect_success 'bad input: one line, exit 2' '
 
 test_expect_success 'every boot record this script wrote fits the schema' '
 	records_written >recs && test "$(grep -c "/boot[-a-z]*\.json$" recs)" -ge 6 &&
-	validate_records $(cat recs)
+	validate_listed recs
 '
 
 test_done

@@ -47,7 +47,7 @@ test_expect_success 'every move the walk made has its range-diff' '
 '
 
 test_expect_success 'every rebase record the walk wrote fits the schema' '
-	records_written >recs && grep -q "/rebase-" recs && validate_records $(cat recs)
+	records_written >recs && grep -q "/rebase-" recs && validate_listed recs
 '
 
 test_done

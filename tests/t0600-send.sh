@@ -362,7 +362,7 @@ test_expect_success 'stop the SMTP server' '
 
 test_expect_success 'every record this script wrote fits the schema' '
 	records_written "$PWD" >recs && grep -q "/send-snd.json$" recs && grep -q "/check-snd.json$" recs &&
-	validate_records $(cat recs)
+	validate_listed recs
 '
 
 test_done

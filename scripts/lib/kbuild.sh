@@ -86,13 +86,6 @@ kbuild_objects() {
 		mv "$map.tmp.$$" "$map"
 	fi
 	# Match sources by their normalised path ("a/b/../c/x.c" is "a/c/x.c").
-	awk 'function norm(p,   n, i, k, q, s) {
-		n = split(p, x, "/"); k = 0
-		for (i = 1; i <= n; i++) if (x[i] == "..") k--; else if (x[i] != ".") q[++k] = x[i]
-		s = q[1]; for (i = 2; i <= k; i++) s = s "/" q[i]
-		return s
-	}
-	FILENAME == ARGV[1] { want[$1]; next }
-	{ s = norm($1); if ((s in want) && !(s in done)) { done[s]; print s, $2 } }' \
+	awk -f "$KQ_SCRIPTS/lib/paths.awk" -f "$KQ_SCRIPTS/lib/match-sources.awk" \
 		<(printf '%s\n' "$srcs") "$map"
 }

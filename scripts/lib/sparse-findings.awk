@@ -1,4 +1,4 @@
-# sparse-findings.awk: read the log of a batched `make C=2` (scripts/scan)
+# sparse-findings.awk (awk -f paths.awk -f sparse-findings.awk): read the log of a batched `make C=2` (scripts/scan)
 # and print one line per vm_fault_t diagnostic:
 #     file|line|kind|message
 # Variables (awk -v):
@@ -11,13 +11,6 @@
 #   label      prefix for the reasons (the architecture and config)
 #   types      regex of the sparse errors that are ordinary type diagnostics
 #              (scripts/lib/kbuild.sh's SPARSE_TYPE_DIAGNOSTICS)
-function norm(p,   n, i, k, q, s, x) {
-	if (index(p, src) == 1) p = substr(p, length(src) + 1)
-	n = split(p, x, "/"); k = 0
-	for (i = 1; i <= n; i++) if (x[i] == "..") k--; else if (x[i] != ".") q[++k] = x[i]
-	s = q[1]; for (i = 2; i <= k; i++) s = s "/" q[i]
-	return s
-}
 function flush(   kind, m) {
 	if (cur == "" || text !~ /vm_fault_t/) { cur = ""; text = ""; return }
 	if (head ~ /incorrect type in (assignment|initializer)/)
