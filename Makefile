@@ -16,7 +16,7 @@ S := scripts
 SELFTEST ?=
 SEND ?=
 CONFIRM ?=
-.PHONY: trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+.PHONY: propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
@@ -105,9 +105,15 @@ rebase:
 	@test -n "$(TO)" || { echo "make rebase: set TO=<version>" >&2; exit 2; }
 	@$(S)/rebase $(TOPIC) $(TO)
 
-## make update       walk every topic through every newer packaged version of its tracks
+## make update       walk every topic through every newer packaged version of its tracks;
+##                   the report in $KQ_CACHE/results/update.md
 update:
 	@$(S)/rebase --update $(TOPIC)
+
+## make propose-update [REMOTE=origin]   the last update as a branch update/<versions>,
+##                   pushed, and a pull request whose description is the report (gh)
+propose-update:
+	@$(S)/propose-update --remote $(or $(REMOTE),origin)
 
 ## make chain        walk copies of the topics through every packaged version; the matrix
 chain:

@@ -12,7 +12,7 @@ run it:
 
   records.py write KIND OUT KEY=SPEC...  build a record, check it against the
                                          schema, write OUT atomically
-  records.py get FILE PATH...            print fields (a.b.0.c), one per line
+  records.py get FILE PATH...            print fields (a.b.0.c, a.*.c), one per line
                                          (a list of strings: one per element;
                                          null: an empty line)
   records.py validate FILE...            check records; one line per fault
@@ -101,6 +101,14 @@ KINDS = {
         "subjects": ["str"], "change_id": "str", "base_commit": "str", "tip": "str",
         "tag": "str", "cover_message_id": "?str", "sent_from": "str",
     },
+    "update": {
+        "dry_run": "bool", "kernels": [{"track": "str", "kernel": "str"}],
+        "moves": [{"topic": "str", "track": "str", "from": "str", "to": "str",
+                   "status": ("ok", "conflict"), "outcomes": "str",
+                   "range_diff_summary": "?str", "resume": "?str"}],
+        "conflicts": "int", "changed_files": [{"path": "str", "change": ("modified", "added", "deleted")}],
+        "report": "str",
+    },
     "status": {
         "kernels": [{"track": "str", "kernel": "str"}],
         "cells": [{"topic": "str", "kernel": "str", "state": ("pass", "warn", "fail", "missing", "na"),
@@ -116,6 +124,7 @@ DESCRIPTIONS = {
     "boot": "boot.json (boot-<selftest>.json): the QEMU boot of the integration kernel",
     "rebase": "rebase-<topic>.json: the move of the topic onto this version",
     "send": "send-<topic>.json: the series as b4 sent it",
+    "update": "update.json (beside the versions): what make update moved, for propose-update",
     "status": "status/status.json: the matrix the status page shows",
 }
 
@@ -317,8 +326,13 @@ def _put(rec, key, val):
 
 
 def _get(rec, path):
+    """The field at path (a.b.0.c); "*" maps the rest over a list."""
     v = rec
-    for p in path.split("."):
+    parts = path.split(".")
+    for i, p in enumerate(parts):
+        if p == "*" and isinstance(v, list):
+            rest = ".".join(parts[i + 1:])
+            return [_get(e, rest) if rest else e for e in v]
         if isinstance(v, list) and p.lstrip("-").isdigit():
             v = v[int(p)]
         elif isinstance(v, dict) and p in v:
