@@ -35,6 +35,9 @@ use_fixture_cache() {
 	local real=$1 tag=$2
 	export KQ_CACHE="$real/test-fixtures"
 	export KQ_RESULTS="$SHARNESS_TRASH_DIRECTORY/results"
+	# The same ccache: a boot kernel with one fixture topic more compiles
+	# what differs, not the whole kernel again.
+	export KQ_CCACHE_DIR="$real/ccache"
 	[ -d "$KQ_CACHE/linux.git" ] || git init -q --bare "$KQ_CACHE/linux.git" || return 1
 	echo "$real/linux.git/objects" >"$KQ_CACHE/linux.git/objects/info/alternates" &&
 	kq_git update-ref "refs/tags/$tag" "$(git --git-dir="$real/linux.git" rev-parse "refs/tags/$tag")"
