@@ -361,7 +361,7 @@ test_expect_success 'stop the SMTP server' '
 '
 
 test_expect_success 'every record this script wrote fits the schema' '
-	records_written "$PWD" >recs && grep -q "/send-snd.json$" recs && grep -q "/check-snd.json$" recs &&
+	records_written >recs && grep -q "/send-snd.json$" recs && grep -q "/check-snd.json$" recs &&
 	validate_listed recs
 '
 
