@@ -164,3 +164,63 @@ records_written() {
 validate_records() { python3 "$S/lib/records.py" validate "$@"; }
 # validate_listed LIST: the same for the files LIST names, one per line.
 validate_listed() { local f; mapfile -t f <"$1"; [ ${#f[@]} -gt 0 ] && validate_records "${f[@]}"; }
+
+# A synthetic chain of packaged kernels for the rebase and update tests
+# (t0500, t0520).
+# chain_tree V: the files the fixture topics touch, as kernel V has them.
+#   a.c  the same in every version            (its patch: unchanged)
+#   b.c  three lines more at the top from v2  (refreshed)
+#   c.c  v3 carries the topic's change        (dropped: applied upstream)
+#   d.c  v3 changes the topic's line its way  (conflict)
+chain_tree() {
+	mkdir -p fs/rb
+	seq -f "a%g" 10 >fs/rb/a.c
+	{ [ "$1" -lt 2 ] || printf 'new1\nnew2\nnew3\n'; seq -f "b%g" 10; } >fs/rb/b.c
+	seq -f "c%g" 10 >fs/rb/c.c
+	seq -f "d%g" 10 >fs/rb/d.c
+	if [ "$1" -ge 3 ]; then
+		sed -i "s/^c5$/c5 upstream/" fs/rb/c.c
+		sed -i "s/^d5$/d5 their way/" fs/rb/d.c
+	fi
+}
+chain_debs() {
+	make_deb "$1" linux-source-6.1 6.1.1-1 "chain_tree 1"
+	make_deb "$1" linux-source-6.1 6.1.2-1 "chain_tree 2"
+	make_deb "$1" linux-source-6.1 6.1.3-1 "chain_tree 3"
+	make_deb "$1" linux-source-6.12 6.12.1-1~deb12u1 "chain_tree 1"
+}
+
+# chain_topic NAME TRACKS BASES EDITS...: a topic of one patch per "file:sed" edit,
+# made on 6.1.1-1, its series based on BASES (space-separated versions).
+chain_topic() {
+	local name=$1 tracks=$2 bases=$3 e; shift 3
+	rm -rf gen && kq_git worktree prune &&
+	kq_git worktree add -q --detach gen debian/6.1.1-1 &&
+	for e in "$@"; do
+		sed -i "${e#*:}" "gen/fs/rb/${e%%:*}" &&
+		git -C gen commit -q -a -m "fs/rb: change ${e%%:*}" -m "Fixture for the rebase and update tests." || return 1
+	done &&
+	mkdir -p "root/kernel-patches/$name" root/branches root/cover-letters &&
+	git -C gen format-patch -q --zero-commit -o "$PWD/root/kernel-patches/$name" debian/6.1.1-1..HEAD &&
+	{ for b in $bases; do echo "# base: $b"; done; (cd "root/kernel-patches/$name" && ls -- *.patch); } \
+		>"root/kernel-patches/$name/series" &&
+	printf "fs/rb: %s\n\nFixture.\n" "$name" >"root/cover-letters/$name.txt" &&
+	cat >"root/branches/$name.conf" <<-EOC
+	[topic]
+		name = $name
+		prefix = fs/rb
+		state = active
+		tracks = $tracks
+		patches = kernel-patches/$name
+		cover = cover-letters/$name.txt
+	EOC
+}
+# chain_setup: the chain's archive and a private cache with its four
+# versions imported; KQ_ROOT=./root and a fixed identity.
+chain_setup() {
+	make_archive "$PWD/archive" chain_debs && use_private_cache &&
+	export KQ_ROOT=$PWD/root &&
+	export GIT_AUTHOR_NAME="Fixture Author" GIT_AUTHOR_EMAIL=author@example.org \
+	       GIT_COMMITTER_NAME="Fixture Author" GIT_COMMITTER_EMAIL=author@example.org &&
+	for v in 6.1.1-1 6.1.2-1 6.1.3-1 6.12.1; do kernel-tree $v >/dev/null || return 1; done
+}

@@ -4,66 +4,14 @@ test_description='rebase: a synthetic chain of three kernels gives each outcome;
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
-# chain_tree V: the files the fixture topics touch, as kernel V has them.
-#   a.c  the same in every version            (its patch: unchanged)
-#   b.c  three lines more at the top from v2  (refreshed)
-#   c.c  v3 carries the topic's change        (dropped: applied upstream)
-#   d.c  v3 changes the topic's line its way  (conflict)
-chain_tree() {
-	mkdir -p fs/rb
-	seq -f "a%g" 10 >fs/rb/a.c
-	{ [ "$1" -lt 2 ] || printf 'new1\nnew2\nnew3\n'; seq -f "b%g" 10; } >fs/rb/b.c
-	seq -f "c%g" 10 >fs/rb/c.c
-	seq -f "d%g" 10 >fs/rb/d.c
-	if [ "$1" -ge 3 ]; then
-		sed -i "s/^c5$/c5 upstream/" fs/rb/c.c
-		sed -i "s/^d5$/d5 their way/" fs/rb/d.c
-	fi
-}
-chain_debs() {
-	make_deb "$1" linux-source-6.1 6.1.1-1 "chain_tree 1"
-	make_deb "$1" linux-source-6.1 6.1.2-1 "chain_tree 2"
-	make_deb "$1" linux-source-6.1 6.1.3-1 "chain_tree 3"
-	make_deb "$1" linux-source-6.12 6.12.1-1~deb12u1 "chain_tree 1"
-}
-
-# topic NAME TRACKS BASES EDITS...: a topic of one patch per "file:sed" edit,
-# made on 6.1.1-1, its series based on BASES (space-separated versions).
-topic() {
-	local name=$1 tracks=$2 bases=$3 e; shift 3
-	rm -rf gen && kq_git worktree prune &&
-	kq_git worktree add -q --detach gen debian/6.1.1-1 &&
-	for e in "$@"; do
-		sed -i "${e#*:}" "gen/fs/rb/${e%%:*}" &&
-		git -C gen commit -q -a -m "fs/rb: change ${e%%:*}" -m "Fixture for the rebase tests." || return 1
-	done &&
-	mkdir -p "root/kernel-patches/$name" root/branches root/cover-letters &&
-	git -C gen format-patch -q --zero-commit -o "$PWD/root/kernel-patches/$name" debian/6.1.1-1..HEAD &&
-	{ for b in $bases; do echo "# base: $b"; done; (cd "root/kernel-patches/$name" && ls -- *.patch); } \
-		>"root/kernel-patches/$name/series" &&
-	printf "fs/rb: %s\n\nFixture.\n" "$name" >"root/cover-letters/$name.txt" &&
-	cat >"root/branches/$name.conf" <<-EOC
-	[topic]
-		name = $name
-		prefix = fs/rb
-		state = active
-		tracks = $tracks
-		patches = kernel-patches/$name
-		cover = cover-letters/$name.txt
-	EOC
-}
 sums() { (cd root && find kernel-patches branches -type f | sort | xargs md5sum); }
 outcome() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r[\"patches\"][int(sys.argv[2])][\"outcome\"])" "$@"; }
 
 test_expect_success 'setup: three 6.1 kernels, one 6.12, and the fixture topics' '
-	make_archive "$PWD/archive" chain_debs && use_private_cache &&
-	export KQ_ROOT=$PWD/root &&
-	export GIT_AUTHOR_NAME="Fixture Author" GIT_AUTHOR_EMAIL=author@example.org \
-	       GIT_COMMITTER_NAME="Fixture Author" GIT_COMMITTER_EMAIL=author@example.org &&
-	for v in 6.1.1-1 6.1.2-1 6.1.3-1 6.12.1; do kernel-tree $v >/dev/null || return 1; done &&
-	topic main 6.1 6.1.1-1 "a.c:s/^a5$/a5 ours/" "b.c:s/^b7$/b7 ours/" "c.c:s/^c5$/c5 upstream/" &&
-	topic clash 6.1 6.1.1-1 "d.c:s/^d5$/d5 ours/" &&
-	topic shared "6.1 6.12" "6.1.1-1 6.12.1-1~deb12u1" "b.c:s/^b2$/b2 ours/" &&
+	chain_setup &&
+	chain_topic main 6.1 6.1.1-1 "a.c:s/^a5$/a5 ours/" "b.c:s/^b7$/b7 ours/" "c.c:s/^c5$/c5 upstream/" &&
+	chain_topic clash 6.1 6.1.1-1 "d.c:s/^d5$/d5 ours/" &&
+	chain_topic shared "6.1 6.12" "6.1.1-1 6.12.1-1~deb12u1" "b.c:s/^b2$/b2 ours/" &&
 	cp -r root pristine
 '
 

@@ -4,42 +4,6 @@ test_description='update: a new packaged kernel becomes a report, a pushed branc
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
-# chain_tree V: as in t0500 -- b.c gains three lines at the top in v2 (a
-# patch to it is refreshed), v3 carries a patch to c.c (dropped) and
-# changes d.c's line its own way (a patch to it conflicts).
-chain_tree() {
-	mkdir -p fs/rb
-	seq -f "a%g" 10 >fs/rb/a.c
-	{ [ "$1" -lt 2 ] || printf 'new1\nnew2\nnew3\n'; seq -f "b%g" 10; } >fs/rb/b.c
-	seq -f "c%g" 10 >fs/rb/c.c
-	seq -f "d%g" 10 >fs/rb/d.c
-	if [ "$1" -ge 3 ]; then
-		sed -i "s/^c5$/c5 upstream/" fs/rb/c.c
-		sed -i "s/^d5$/d5 their way/" fs/rb/d.c
-	fi
-}
-chain_debs() {
-	make_deb "$1" linux-source-6.1 6.1.1-1 "chain_tree 1"
-	make_deb "$1" linux-source-6.1 6.1.2-1 "chain_tree 2"
-	make_deb "$1" linux-source-6.1 6.1.3-1 "chain_tree 3"
-	make_deb "$1" linux-source-6.12 6.12.1-1~deb12u1 "chain_tree 1"
-}
-# topic NAME EDITS...: a 6.1 topic of one patch per "file:sed" edit, on 6.1.1-1.
-topic() {
-	local name=$1 e; shift
-	rm -rf gen && kq_git worktree prune &&
-	kq_git worktree add -q --detach gen debian/6.1.1-1 &&
-	for e in "$@"; do
-		sed -i "${e#*:}" "gen/fs/rb/${e%%:*}" &&
-		git -C gen commit -q -a -m "fs/rb: change ${e%%:*}" -m "Fixture for the update tests." || return 1
-	done &&
-	mkdir -p "root/kernel-patches/$name" root/branches root/cover-letters &&
-	git -C gen format-patch -q --zero-commit -o "$PWD/root/kernel-patches/$name" debian/6.1.1-1..HEAD &&
-	{ echo "# base: 6.1.1-1"; (cd "root/kernel-patches/$name" && ls -- *.patch); } >"root/kernel-patches/$name/series" &&
-	printf "fs/rb: %s\n\nFixture.\n" "$name" >"root/cover-letters/$name.txt" &&
-	printf "[topic]\n\tname = %s\n\tprefix = fs/rb\n\tstate = active\n\ttracks = 6.1\n\tpatches = kernel-patches/%s\n\tcover = cover-letters/%s.txt\n" \
-		"$name" "$name" "$name" >"root/branches/$name.conf"
-}
 # gh stands in for GitHub here (no network): it logs its arguments and
 # answers "pr list" with the number in gh.open (empty: no open PR).
 fake_gh() {
@@ -51,14 +15,10 @@ fake_gh() {
 nodetails() { sed "/^<details>/,/^<\/details>/d" "$1" | cat -s; }
 
 test_expect_success 'setup: three 6.1 kernels, three topics in a git repository with a remote' '
-	make_archive "$PWD/archive" chain_debs && use_private_cache &&
-	export KQ_ROOT=$PWD/root &&
-	export GIT_AUTHOR_NAME="Fixture Author" GIT_AUTHOR_EMAIL=author@example.org \
-	       GIT_COMMITTER_NAME="Fixture Author" GIT_COMMITTER_EMAIL=author@example.org &&
-	for v in 6.1.1-1 6.1.2-1 6.1.3-1 6.12.1; do kernel-tree $v >/dev/null || return 1; done &&
-	topic fresh "b.c:s/^b7$/b7 ours/" &&
-	topic drop "a.c:s/^a5$/a5 ours/" "c.c:s/^c5$/c5 upstream/" &&
-	topic clash "d.c:s/^d5$/d5 ours/" &&
+	chain_setup &&
+	chain_topic fresh 6.1 6.1.1-1 "b.c:s/^b7$/b7 ours/" &&
+	chain_topic drop 6.1 6.1.1-1 "a.c:s/^a5$/a5 ours/" "c.c:s/^c5$/c5 upstream/" &&
+	chain_topic clash 6.1 6.1.1-1 "d.c:s/^d5$/d5 ours/" &&
 	git init -q -b main root && git -C root add . && git -C root commit -q -m "the queue" &&
 	git init -q --bare remote.git && git -C root remote add origin "$PWD/remote.git" &&
 	export PATH="$PWD/bin:$PATH" &&
