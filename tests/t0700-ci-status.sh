@@ -146,7 +146,7 @@ test_expect_success 'make status: the Markdown matrix says what each record says
 	cp page/status.md status.md && cat status.md &&
 	head -n 1 status.md | grep -x "| topic | 6.1.5-1 (6.1) | 6.12.3-1 (6.12) |" &&
 	test "$(grep -c "^| " status.md)" = 5 && ! grep "^| gone " status.md &&
-	cellof good 1 | grep "^PASS applied, 1 patches · rebase: unchanged · checkpatch pass · sparse pass · W=1 pass · build pass · boot PASS (booted) · sent v2" &&
+	cellof good 1 | grep "^PASS applied, 1 patch · rebase: unchanged · checkpatch pass · sparse pass · W=1 pass · build pass · boot PASS (booted) · sent v2" &&
 	cellof good 2 | grep "^WARN .*rebase: 1 refreshed · checkpatch pass · sparse warn" &&
 	test "$(cellof bad 1)" = "—" &&
 	cellof bad 2 | grep "^FAIL .*\*\*sparse fail\*\*" &&

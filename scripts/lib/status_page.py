@@ -55,7 +55,8 @@ def main(argv):
         ap = load(os.path.join(d, "apply-%s.json" % t["name"])) or {}
         if ap.get("status") == "ok":
             tip = ap.get("tip")
-            chips.append(("pass", "applied, %s patches" % ap.get("patches"), None))
+            n = ap.get("patches") or 0
+            chips.append(("pass", "applied, %d patch%s" % (n, "" if n == 1 else "es"), None))
         elif ap.get("status") == "fail":
             chips.append(("fail", "conflict: " + (ap.get("failed") or "?")[:80], None))
         else:
