@@ -10,12 +10,12 @@ test_expect_success 'setup: a private archive and cache' '
 
 test_expect_success 'kernels lists every version oldest first, none imported' '
 	kernels >out &&
-	awk "NR > 1 { print \$1, \$2, \$3, \$4 }" out >got &&
+	awk "NR > 1 { print \$1, \$2, \$3, \$4, \$5 }" out >got &&
 	cat >want <<-EOF &&
-	6.1 6.1.1-1 6.1.1 no
-	6.1 6.1.2-1 6.1.2 no
-	6.1 6.1.2-2 6.1.2 no
-	6.12 6.12.1-1~deb12u1 6.12.1 no
+	6.1 6.1.1-1 6.1.1 local no
+	6.1 6.1.2-1 6.1.2 local no
+	6.1 6.1.2-2 6.1.2 local no
+	6.12 6.12.1-1~deb12u1 6.12.1 local no
 	EOF
 	test_cmp want got
 '
@@ -73,8 +73,8 @@ test_expect_success 'commit ids are reproducible in another cache' '
 
 test_expect_success 'kernels marks imported versions' '
 	kernels >out &&
-	grep -E "^6.1 +6.1.2-2 +6.1.2 +yes [0-9a-f]+" out &&
-	grep -E "^6.1 +6.1.2-1 +6.1.2 +no" out
+	grep -E "^6.1 +6.1.2-2 +6.1.2 +local +yes [0-9a-f]+" out &&
+	grep -E "^6.1 +6.1.2-1 +6.1.2 +local +no" out
 '
 
 test_expect_success 'an unknown version is one line naming the nearest, exit 2' '

@@ -13,11 +13,14 @@ KQ_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # it at fixtures); the scripts always come from KQ_SCRIPTS.
 KQ_ROOT=${KQ_ROOT:-${KQ_SCRIPTS%/scripts}}
 KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
-KQ_TRACKS=${KQ_TRACKS:-6.1 6.12}
+# The tracks (scripts/tracks, data): all of them, and those `make` runs on.
+KQ_TRACKS_FILE=${KQ_TRACKS_FILE:-$KQ_SCRIPTS/tracks}
+KQ_TRACKS=${KQ_TRACKS:-$(awk '!/^#/ && NF { printf "%s%s", s, $1; s = " " }' "$KQ_TRACKS_FILE")}
+KQ_DEFAULT_TRACKS=${KQ_DEFAULT_TRACKS:-$(awk '!/^#/ && $2 == "default" { printf "%s%s", s, $1; s = " " }' "$KQ_TRACKS_FILE")}
 KQ_GIT=$KQ_CACHE/linux.git
 KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
 KQ_BRANCHES=${KQ_BRANCHES:-$KQ_ROOT/branches}
-export KQ_CACHE KQ_TRACKS
+export KQ_CACHE KQ_TRACKS KQ_DEFAULT_TRACKS
 # Kbuild reads these from the environment, and a make that runs a verb
 # hands its command-line variables to every make below it in MAKEFLAGS:
 # neither a developer's exported ARCH=arm64 nor `make scan ARCH=arm64` may

@@ -91,7 +91,7 @@ KINDS = {
         "topics": [{"topic": "str", "tip": "str", "how": ("booted", "build-only"), "detail": "str"}],
     },
     "rebase": {
-        "from": "?str", "to": "str", "status": ("ok", "conflict", "base", "not-applicable"),
+        "from": "?str", "to": "str", "status": ("ok", "conflict", "confirm", "merged", "base", "not-applicable"),
         "dry_run": "bool", "old_tip": "?str", "new_tip": "?str",
         "patches": [{"patch": "str", "outcome": "str"}],
         "range_diff": "?str", "range_diff_summary": "?str", "resume": "?str",
@@ -104,7 +104,7 @@ KINDS = {
     "update": {
         "dry_run": "bool", "kernels": [{"track": "str", "kernel": "str"}],
         "moves": [{"topic": "str", "track": "str", "from": "str", "to": "str",
-                   "status": ("ok", "conflict"), "outcomes": "str",
+                   "status": ("ok", "conflict", "confirm", "merged"), "outcomes": "str",
                    "range_diff_summary": "?str", "resume": "?str"}],
         "conflicts": "int", "changed_files": [{"path": "str", "change": ("modified", "added", "deleted")}],
         "report": "str",

@@ -14,6 +14,7 @@ kq_lib versions
 MANIFEST_KEYS="topic.name topic.prefix topic.state topic.tracks topic.patches
 topic.cover topic.upstream topic.upstream-subject topic.description topic.depends
 topic.boot topic.build-only topic.change-id topic.sent-version topic.sent-from topic.send-prefixes
+topic.merged-in topic.merged-reason
 $(for t in $KQ_TRACKS; do printf 'track.%s.series ' "$t"; done)"
 
 mget() { git config -f "$1" --get "$2" 2>/dev/null || true; }
@@ -41,6 +42,11 @@ validate_manifest() {
 	[ -n "$tracks" ] || errs+=("$f:topic.tracks: missing")
 	for t in $tracks; do
 		case " $KQ_TRACKS " in *" $t "*) ;; *) errs+=("$f:topic.tracks: unknown track '$t' (known: $KQ_TRACKS)") ;; esac
+	done
+	for t in $(mget "$f" topic.merged-in); do
+		case " $KQ_TRACKS " in *" $t "*) ;; *) errs+=("$f:topic.merged-in: unknown track '$t' (known: $KQ_TRACKS)") ;; esac
+		[ "$state" != active ] || case " $tracks " in *" $t "*) errs+=("$f:topic.merged-in: track $t is also in topic.tracks") ;; esac
+		[ -n "$(mget "$f" topic.merged-reason)" ] || errs+=("$f:topic.merged-reason: missing (why $t needs no patch)")
 	done
 	case "$state" in
 	active)

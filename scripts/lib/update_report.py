@@ -35,7 +35,7 @@ def outcome_words(patches):
     for p in patches:
         kinds.setdefault(p["outcome"].split(":")[0], []).append(p)
     words = []
-    for k in ("unchanged", "refreshed", "dropped", "conflict"):
+    for k in ("unchanged", "refreshed", "dropped", "fixed upstream differently", "conflict"):
         if k in kinds:
             words.append("%d %s" % (len(kinds[k]), k))
     return ", ".join(words) or "no patch"
@@ -54,7 +54,7 @@ def main(argv):
         r = records.load(os.path.join(results, version, "rebase-%s.json" % topic)) or {}
         moves.append({
             "topic": topic, "track": track, "from": r.get("from") or "?", "to": version,
-            "status": r.get("status") if r.get("status") in ("ok", "conflict") else "conflict",
+            "status": r.get("status") if r.get("status") in ("ok", "conflict", "confirm", "merged") else "conflict",
             "patches": r.get("patches", []), "range_diff_summary": r.get("range_diff_summary"),
             "range_diff": r.get("range_diff"), "resume": r.get("resume"),
         })
@@ -93,6 +93,12 @@ def main(argv):
             md.append("")
             if m["status"] == "conflict":
                 md.append("### %s → %s (%s): **conflict, needs a person**" % (m["from"], m["to"], m["track"]))
+            elif m["status"] == "confirm":
+                md.append("### %s → %s (%s): **fixed upstream differently? a person confirms**" % (
+                    m["from"], m["to"], m["track"]))
+            elif m["status"] == "merged":
+                md.append("### %s → %s (%s): **merged upstream**: every patch is in %s; the topic leaves"
+                          " track %s" % (m["from"], m["to"], m["track"], m["to"], m["track"]))
             else:
                 md.append("### %s → %s (%s): %s" % (m["from"], m["to"], m["track"], outcome_words(m["patches"])))
             md.append("")
@@ -100,11 +106,11 @@ def main(argv):
             md.append("|---|---|")
             for p in m["patches"]:
                 md.append("| `%s` | %s |" % (p["patch"], p["outcome"]))
-            if m["status"] == "conflict":
+            if m["status"] in ("conflict", "confirm"):
                 md += ["", "Nothing of this topic was written for %s: its patch files and branch are as they"
                        " were." % m["to"]]
                 if m["resume"]:
-                    md.append("To resume: %s." % m["resume"])
+                    md.append("To %s: %s." % ("resume" if m["status"] == "conflict" else "confirm", m["resume"]))
             if m["range_diff_summary"]:
                 md += ["", "range-diff: %s (`=` same, `!` changed, `<` dropped, `>` added)" % m["range_diff_summary"]]
             rd = m["range_diff"]

@@ -9,11 +9,98 @@ tag_version() { local v=${1#debian/}; v=${v//_/\~}; printf '%s\n' "${v//%/:}"; }
 upstream_of() { local v=${1#*:}; printf '%s\n' "${v%%-*}"; }
 track_of() { local u; u=$(upstream_of "$1"); printf '%s\n' "${u%.*}"; }
 
+# ---- the queue's own apt configuration -----------------------------------
+# Debian's archive serves more suites than this machine's sources name
+# (trixie-backports and sid carry linux-source-7.x).  The queue keeps an apt
+# configuration of its own in $KQ_APT: sources from scripts/debian-suites,
+# each signed-by Debian's archive keyring (never trusted=yes), its own
+# lists, cache and an empty dpkg status.  /etc/apt is never written, and
+# nothing is ever installed from it: apt-get download only.  An APT_CONFIG
+# in the environment wins (the tests' private archives, a mirror).
+KQ_APT=${KQ_APT:-$KQ_CACHE/apt}
+KQ_SUITES=${KQ_SUITES:-$KQ_SCRIPTS/debian-suites}
+KQ_APT_KEYRING=${KQ_APT_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
+KQ_APT_MAX_AGE=${KQ_APT_MAX_AGE:-86400}
+if [ -z "${APT_CONFIG:-}" ] || [ "${KQ_APT_OWN:-}" = "$KQ_APT" ]; then
+	export KQ_APT_OWN=$KQ_APT APT_CONFIG=$KQ_APT/apt.conf
+else
+	KQ_APT_OWN=
+fi
+
+# suites_list: the "suite archive components..." lines of $KQ_SUITES.
+suites_list() { awk '!/^#/ && NF' "$KQ_SUITES"; }
+
+# apt_ready: write the queue's apt configuration and refresh its package
+# lists when they are older than KQ_APT_MAX_AGE seconds or the suites
+# changed.  A suite apt cannot use is one line naming it; the others go on.
+apt_ready() {
+	[ -n "$KQ_APT_OWN" ] || return 0
+	[ -r "$KQ_SUITES" ] || bad_input "$KQ_SUITES: no such suites file"
+	[ -r "$KQ_APT_KEYRING" ] ||
+		die "$KQ_APT_KEYRING: no archive keyring to check the suites with (apt-get install debian-archive-keyring)"
+	local sources conf stamp=$KQ_APT/lists/.updated age
+	sources=$(suites_list | awk -v k="$KQ_APT_KEYRING" '
+		NF < 3 { print "bad " FILENAME ":" NR; exit 1 }
+		{ printf "deb [signed-by=%s] %s %s", k, $2, $1
+		  for (i = 3; i <= NF; i++) printf " %s", $i; print "" }') ||
+		bad_input "$KQ_SUITES: a line needs a suite, an archive and components"
+	[ -n "$sources" ] || bad_input "$KQ_SUITES: names no suite"
+	conf="Dir::Etc::sourcelist \"$KQ_APT/sources.list\";
+Dir::Etc::sourceparts \"$KQ_APT/sources.list.d\";
+Dir::State \"$KQ_APT\";
+Dir::State::lists \"$KQ_APT/lists\";
+Dir::State::status \"$KQ_APT/status\";
+Dir::Cache \"$KQ_APT/cache\";
+APT::Sandbox::User \"root\";
+Acquire::Languages \"none\";"
+	mkdir -p "$KQ_APT/lists/partial" "$KQ_APT/cache/archives/partial" "$KQ_APT/sources.list.d"
+	[ -e "$KQ_APT/status" ] || : >"$KQ_APT/status"
+	[ "$(cat "$KQ_APT/apt.conf" 2>/dev/null)" = "$conf" ] || printf '%s\n' "$conf" >"$KQ_APT/apt.conf"
+	if [ "$(cat "$KQ_APT/sources.list" 2>/dev/null)" != "$sources" ]; then
+		printf '%s\n' "$sources" >"$KQ_APT/sources.list"
+		rm -f "$stamp"
+	fi
+	if [ -e "$stamp" ]; then
+		age=$(( $(date +%s) - $(stat -c %Y "$stamp") ))
+		[ "$age" -ge "$KQ_APT_MAX_AGE" ] || return 0
+	fi
+	(
+		exec 8>"$KQ_APT/lock"
+		flock 8
+		# a concurrent run may have refreshed while this one waited
+		if [ -e "$stamp" ] && [ $(( $(date +%s) - $(stat -c %Y "$stamp") )) -lt "$KQ_APT_MAX_AGE" ]; then
+			exit 0
+		fi
+		apt_refresh
+	)
+}
+
+# apt_refresh: apt-get update of the queue's suites; one line per suite
+# that failed (unreachable, unknown, bad signature), fatal only if all did.
+apt_refresh() {
+	local log=$KQ_APT/update.log rc=0 bad=0 total=0 suite uri reason
+	note "apt: updating the package lists of $(suites_list | awk '{ printf "%s%s", s, $1; s = " " }')"
+	apt-get update >"$log" 2>&1 || rc=$?
+	while read -r suite uri _; do
+		total=$((total + 1))
+		reason=$(awk -v uri="$uri" -v suite="$suite" -f "$KQ_SCRIPTS/lib/apt-errors.awk" "$log")
+		[ -n "$reason" ] || continue
+		note "apt: suite $suite ($uri) cannot be used: $reason"
+		bad=$((bad + 1))
+	done < <(suites_list)
+	[ "$bad" -lt "$total" ] || die "apt: none of the suites in $KQ_SUITES can be used (log: $log)"
+	if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
+		die "apt-get update failed: $(grep -m1 -E '^(E|W):' "$log" || tail -n 1 "$log")"
+	fi
+	touch "$KQ_APT/lists/.updated"
+}
+
 # packaged_versions: "track debian-version" lines, oldest first per track,
 # tracks in KQ_TRACKS order.  apt-cache sorts newest first, so reverse.
 # The answer is cached until apt's package lists change (apt-get update).
 packaged_versions() {
 	local lists key cache
+	apt_ready
 	eval "$(apt-config shell lists Dir::State::lists/d)"
 	key=$(printf '%s|%s|%s' "${APT_CONFIG:-}" "$KQ_TRACKS" "$lists" | cksum | cut -d' ' -f1)
 	cache=$KQ_CACHE/madison.$key
@@ -33,6 +120,23 @@ packaged_versions_uncached() {
 			awk -F'|' -v t="$track" '{ gsub(/ /, "", $2); print t, $2 }' |
 			awk '!seen[$0]++') || true
 		[ -n "$out" ] && printf '%s\n' "$out" | tac
+	done
+}
+
+# packaged_suites [TRACK...]: "track debian-version suite[,suite]" lines,
+# oldest first, the suites that carry each version (from apt-cache madison:
+# "archive suite/component arch Packages"; a flat archive is "./").
+packaged_suites() {
+	local track
+	apt_ready
+	for track in "${@:-$KQ_TRACKS}"; do
+		apt-cache madison "linux-source-$track" 2>/dev/null |
+			awk -F'|' -v t="$track" '
+			{ v = $2; gsub(/ /, "", v); split($3, w, " "); s = w[2]; sub(/\/.*/, "", s)
+			  if (s == "" || s == ".") s = "local"
+			  if (!(v in suites)) { order[++n] = v; suites[v] = s }
+			  else if (index("," suites[v] ",", "," s ",") == 0) suites[v] = suites[v] "," s }
+			END { for (i = n; i >= 1; i--) print t, order[i], suites[order[i]] }' || true
 	done
 }
 
