@@ -3,7 +3,9 @@
 # "URI SUITE Release" in Err:/E: lines and as "URI/dists/SUITE/..." in W:
 # lines; an E:/W: line says most and wins, else the reason of the Err:
 # line (the indented line below it).
+# (apt prints a file: archive decoded: %20 as a space.)
 # usage: awk -v uri=URI -v suite=SUITE -f apt-errors.awk update.log
+BEGIN { gsub(/%20/, " ", uri) }
 function mine(line) {
 	return index(line, uri " " suite " ") || index(line, uri "/dists/" suite "/")
 }

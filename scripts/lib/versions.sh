@@ -13,8 +13,9 @@ track_of() { local u; u=$(upstream_of "$1"); printf '%s\n' "${u%.*}"; }
 # Debian's archive serves more suites than this machine's sources name
 # (trixie-backports and sid carry linux-source-7.x).  The queue keeps an apt
 # configuration of its own in $KQ_APT: sources from scripts/debian-suites,
-# each signed-by Debian's archive keyring (never trusted=yes), its own
-# lists, cache and an empty dpkg status.  /etc/apt is never written, and
+# checked against Debian's archive keyring alone (Dir::Etc::trusted* point at
+# a copy of it; never trusted=yes), its own lists, cache and an empty dpkg
+# status.  /etc/apt is never written, and
 # nothing is ever installed from it: apt-get download only.  An APT_CONFIG
 # in the environment wins (the tests' private archives, a mirror).
 KQ_APT=${KQ_APT:-$KQ_CACHE/apt}
@@ -39,9 +40,9 @@ apt_ready() {
 	[ -r "$KQ_APT_KEYRING" ] ||
 		die "$KQ_APT_KEYRING: no archive keyring to check the suites with (apt-get install debian-archive-keyring)"
 	local sources conf stamp=$KQ_APT/lists/.updated age
-	sources=$(suites_list | awk -v k="$KQ_APT_KEYRING" '
+	sources=$(suites_list | awk '
 		NF < 3 { print "bad " FILENAME ":" NR; exit 1 }
-		{ printf "deb [signed-by=%s] %s %s", k, $2, $1
+		{ printf "deb %s %s", $2, $1
 		  for (i = 3; i <= NF; i++) printf " %s", $i; print "" }') ||
 		bad_input "$KQ_SUITES: a line needs a suite, an archive and components"
 	[ -n "$sources" ] || bad_input "$KQ_SUITES: names no suite"
@@ -51,9 +52,17 @@ Dir::State \"$KQ_APT\";
 Dir::State::lists \"$KQ_APT/lists\";
 Dir::State::status \"$KQ_APT/status\";
 Dir::Cache \"$KQ_APT/cache\";
+Dir::Etc::trusted \"$KQ_APT/trusted.gpg\";
+Dir::Etc::trustedparts \"$KQ_APT/trusted.gpg.d\";
 APT::Sandbox::User \"root\";
 Acquire::Languages \"none\";"
-	mkdir -p "$KQ_APT/lists/partial" "$KQ_APT/cache/archives/partial" "$KQ_APT/sources.list.d"
+	mkdir -p "$KQ_APT/lists/partial" "$KQ_APT/cache/archives/partial" "$KQ_APT/sources.list.d" "$KQ_APT/trusted.gpg.d"
+	# The only key apt trusts here: the archive keyring, not /etc/apt's.
+	if ! cmp -s "$KQ_APT_KEYRING" "$KQ_APT/trusted.gpg.d/archive-keyring.gpg"; then
+		cp "$KQ_APT_KEYRING" "$KQ_APT/trusted.gpg.d/archive-keyring.gpg.tmp" &&
+			mv "$KQ_APT/trusted.gpg.d/archive-keyring.gpg.tmp" "$KQ_APT/trusted.gpg.d/archive-keyring.gpg"
+		rm -f "$stamp"
+	fi
 	[ -e "$KQ_APT/status" ] || : >"$KQ_APT/status"
 	[ "$(cat "$KQ_APT/apt.conf" 2>/dev/null)" = "$conf" ] || printf '%s\n' "$conf" >"$KQ_APT/apt.conf"
 	if [ "$(cat "$KQ_APT/sources.list" 2>/dev/null)" != "$sources" ]; then
@@ -125,14 +134,15 @@ packaged_versions_uncached() {
 
 # packaged_suites [TRACK...]: "track debian-version suite[,suite]" lines,
 # oldest first, the suites that carry each version (from apt-cache madison:
-# "archive suite/component arch Packages"; a flat archive is "./").
+# "archive suite/component arch Packages", read from the end since a file:
+# archive may hold spaces; a flat archive is "./").
 packaged_suites() {
 	local track
 	apt_ready
 	for track in "${@:-$KQ_TRACKS}"; do
 		apt-cache madison "linux-source-$track" 2>/dev/null |
 			awk -F'|' -v t="$track" '
-			{ v = $2; gsub(/ /, "", v); split($3, w, " "); s = w[2]; sub(/\/.*/, "", s)
+			{ v = $2; gsub(/ /, "", v); k = split($3, w, " "); s = (w[k - 1] ~ /^\.\/?$/) ? "." : w[k - 2]; sub(/\/.*/, "", s)
 			  if (s == "" || s == ".") s = "local"
 			  if (!(v in suites)) { order[++n] = v; suites[v] = s }
 			  else if (index("," suites[v] ",", "," s ",") == 0) suites[v] = suites[v] "," s }
