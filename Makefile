@@ -3,7 +3,9 @@
 # Variables: KERNEL (version or newest-<track>), TOPIC (name or all),
 # KQ_CACHE (cache directory, default $XDG_CACHE_HOME/vmfault-queue).
 
-KERNEL ?= newest-6.1 newest-6.12
+# The default tracks are data: scripts/tracks ("default" lines).
+DEFAULT_KERNELS := $(shell awk '!/^\#/ && $$2 == "default" { printf "newest-%s ", $$1 }' scripts/tracks)
+KERNEL ?= $(DEFAULT_KERNELS)
 TOPIC ?= all
 APPLY ?= none
 ARCHES ?=
@@ -15,6 +17,7 @@ S := scripts
 
 SELFTEST ?=
 SEND ?=
+EXTEND ?=
 CONFIRM ?=
 .PHONY: propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
@@ -30,7 +33,7 @@ all: deps topics
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-## make              import the newest 6.1 and 6.12, apply every topic, print the table,
+## make              import the newest 6.1, 6.12 and 7.3 (scripts/tracks), apply every topic, print the table,
 ##                   check every topic, scan with every topic applied (must find nothing),
 ##                   and boot the integration kernel in QEMU
 ## make deps         install the Debian packages the queue uses (root)
@@ -77,7 +80,7 @@ send:
 	@test "$(TOPIC)" != all || { echo "make send: set TOPIC=<topic>" >&2; exit 2; }
 	@case "$(SEND)" in ""|no|yes) ;; *) echo "make send: SEND=yes or nothing, not '$(SEND)'" >&2; exit 2;; esac
 	@$(S)/send $(if $(filter yes,$(SEND)),--send) $(if $(CONFIRM),--confirm $(CONFIRM)) \
-	  $(TOPIC) $(filter-out newest-6.1 newest-6.12,$(KERNEL))
+	  $(TOPIC) $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL))
 
 ## make trailers TOPIC=f2fs MBOX=replies.mbox [SLOPPY=yes]   the review tags of the last sent
 ##                   version (b4 trailers -u -m) written back into kernel-patches/<topic>/
@@ -100,10 +103,12 @@ lint-workflows:
 	@$(S)/lint-workflows
 
 ## make rebase TOPIC=fsdax TO=6.12.118   move topics to a newer packaged kernel: per patch
-##                   unchanged/refreshed/dropped/conflict, a range-diff per move
+##                   unchanged/refreshed/dropped/fixed differently/conflict, a range-diff per move;
+##                   EXTEND=yes carries topics to a track they do not target yet
 rebase:
 	@test -n "$(TO)" || { echo "make rebase: set TO=<version>" >&2; exit 2; }
-	@$(S)/rebase $(TOPIC) $(TO)
+	@case "$(EXTEND)" in ""|no|yes) ;; *) echo "make rebase: EXTEND=yes or nothing, not '$(EXTEND)'" >&2; exit 2;; esac
+	@$(S)/rebase $(if $(filter yes,$(EXTEND)),--extend) $(TOPIC) $(TO)
 
 ## make update       walk every topic through every newer packaged version of its tracks;
 ##                   the report in $KQ_CACHE/results/update.md

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC1091,SC2034
-test_description='rebase: the real topics walked through every packaged 6.1 and 6.12 kernel'
+test_description='rebase: the real topics walked through every packaged kernel of their tracks'
 KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 export KQ_CACHE
 export KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
@@ -20,7 +20,8 @@ test_expect_success 'the chain walks every active topic up to the newest kernel 
 	python3 - "$KQ_RESULTS" "$REPO/branches" <<-\EOP
 	import configparser, glob, json, os, subprocess, sys
 	results, branches = sys.argv[1:]
-	newest = {t: subprocess.check_output(["kernels", "--newest", t], text=True).strip() for t in ("6.1", "6.12")}
+	tracks = [l.split()[0] for l in open(os.path.join(os.path.dirname(branches), "scripts/tracks")) if l.strip() and not l.startswith("#")]
+	newest = {t: subprocess.check_output(["kernels", "--newest", t], text=True).strip() for t in tracks}
 	for conf in sorted(glob.glob(branches + "/*.conf")):
 	    get = lambda k: subprocess.run(["git", "config", "-f", conf, k], capture_output=True, text=True).stdout.strip()
 	    if get("topic.state") != "active":

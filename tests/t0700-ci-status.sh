@@ -17,7 +17,7 @@ topic() {
 }
 # expected_matrix DIR: the matrix computed here from the manifests, sorted
 expected_matrix() {
-	for track in 6.1 6.12; do
+	for track in $(awk '!/^#/ && NF { print $1 }' "$REPO/scripts/tracks"); do
 		for f in "$1"/branches/*.conf; do
 			test "$(git config -f "$f" topic.state)" = active || continue
 			case " $(git config -f "$f" topic.tracks) " in *" $track "*) ;; *) continue ;; esac
@@ -32,7 +32,9 @@ test_expect_success 'the matrix of the repository is its active topics x their t
 	ci-matrix >out &&
 	json_matrix <out >got && expected_matrix "$REPO" >want &&
 	test_cmp want got && test "$(wc -l <got)" -ge 10 &&
-	sed -n 2p out | python3 -c "import json, sys; assert json.load(sys.stdin) == {\"track\": [\"6.1\", \"6.12\"]}"
+	awk "{ print \$2 }" want | sort -uV | python3 -c "import json, sys; print(json.dumps({\"track\": sys.stdin.read().split()}))" >want.tracks &&
+	sed -n 2p out | python3 -c "import json, sys; print(json.dumps(json.load(sys.stdin)))" >got.tracks &&
+	test_cmp want.tracks got.tracks
 '
 
 test_expect_success 'the matrix follows branches/: merged topics out, per-track topics once' '

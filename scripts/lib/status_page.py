@@ -4,7 +4,7 @@
 usage: status_page.py LISTING RESULTS OUT TEMPLATE TOOL
 LISTING (written by scripts/status) has a line per kernel,
 "V<TAB>track<TAB>version", and per active topic,
-"T<TAB>name<TAB>tracks<TAB>sent-version<TAB>build-only<TAB>description".
+"T<TAB>name<TAB>tracks<TAB>sent-version<TAB>build-only<TAB>description<TAB>merged-in<TAB>merged-reason".
 Reads RESULTS/<version>/{apply,rebase,check,send}-<topic>.json and boot.json
 (links go to rangediff-<topic>.txt, check-<topic>.build.log and
 boot.console.log).  Writes, in OUT: status.md (also printed), index.html
@@ -36,7 +36,9 @@ def main(argv):
         if f[0] == "V":
             versions.append((f[1], f[2]))
         else:
-            topics.append({"name": f[1], "tracks": f[2].split(), "sent": f[3], "build_only": f[4], "desc": f[5]})
+            topics.append({"name": f[1], "tracks": f[2].split(), "sent": f[3], "build_only": f[4], "desc": f[5],
+                           "merged_in": f[6].split() if len(f) > 6 else [],
+                           "merged_why": f[7] if len(f) > 7 else ""})
 
     load = records.load
 
@@ -47,6 +49,8 @@ def main(argv):
     RANK = {"pass": 0, "warn": 1, "missing": 2, "fail": 3}
 
     def cell(t, track, v):
+        if track in t["merged_in"]:
+            return {"state": "na", "chips": [("na", "merged upstream: " + t["merged_why"], None)]}
         if track not in t["tracks"]:
             return {"state": "na", "chips": [("na", "not on " + track, None)]}
         d = os.path.join(results, v)
