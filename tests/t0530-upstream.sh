@@ -81,7 +81,7 @@ test_expect_success 'a patch upstream took as it is: applied upstream, the topic
 
 test_expect_success 'a merged track is refused by name, and --extend all skips it' '
 	test_expect_code 2 rebase --extend g-fix 6.12.1 2>err &&
-	grep "g-fix. is upstream on track 6.12 (applied upstream in 6.12.1-1~deb12u1)" err
+	grep "g-fix. is upstream from track 6.12 on (applied upstream in 6.12.1-1~deb12u1)" err
 '
 
 test_expect_success 'a patch upstream fixed another way: "fixed upstream differently: confirm", nothing written' '

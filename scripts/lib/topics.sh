@@ -123,6 +123,18 @@ series_head() {
 	echo "# base: $3"
 }
 
+# merged_tracks MANIFEST: the tracks the topic is upstream on: every track
+# of scripts/tracks from the first one topic.merged-in names.
+merged_tracks() {
+	local m t on=''
+	m=" $(mget "$1" topic.merged-in) "
+	[ "$m" != "  " ] || return 0
+	for t in $KQ_TRACKS; do
+		case $m in *" $t "*) on=yes ;; esac
+		[ -z "$on" ] || echo "$t"
+	done
+}
+
 manifest_of() {
 	local f=$KQ_BRANCHES/$1.conf
 	[ -f "$f" ] || bad_input "unknown topic '$1' (topics: $(all_topics | tr '\n' ' '))"
