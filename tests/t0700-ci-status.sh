@@ -17,7 +17,7 @@ topic() {
 }
 # expected_matrix DIR: the matrix computed here from the manifests, sorted
 expected_matrix() {
-	for track in $(awk '!/^#/ && NF { print $1 }' "$REPO/scripts/tracks"); do
+	awk '!/^#/ && NF { print $1 }' "$REPO/scripts/tracks" | while read -r track; do
 		for f in "$1"/branches/*.conf; do
 			test "$(git config -f "$f" topic.state)" = active || continue
 			case " $(git config -f "$f" topic.tracks) " in *" $track "*) ;; *) continue ;; esac
