@@ -30,6 +30,10 @@ fi
 
 # suites_list: the "suite archive components..." lines of $KQ_SUITES.
 suites_list() { awk '!/^#/ && NF' "$KQ_SUITES"; }
+# suite_names: the suites of $KQ_SUITES on one line.
+suite_names() { suites_list | awk '{ printf "%s%s", s, $1; s = " " } END { print "" }'; }
+# suite_problem SUITE URI: why apt's last update could not use SUITE, or nothing.
+suite_problem() { awk -v uri="$2" -v suite="$1" -f "$KQ_SCRIPTS/lib/apt-errors.awk" "$KQ_APT/update.log" 2>/dev/null || true; }
 
 # apt_ready: write the queue's apt configuration and refresh its package
 # lists when they are older than KQ_APT_MAX_AGE seconds or the suites
@@ -88,11 +92,11 @@ Acquire::Languages \"none\";"
 # that failed (unreachable, unknown, bad signature), fatal only if all did.
 apt_refresh() {
 	local log=$KQ_APT/update.log rc=0 bad=0 total=0 suite uri reason
-	note "apt: updating the package lists of $(suites_list | awk '{ printf "%s%s", s, $1; s = " " }')"
+	note "apt: updating the package lists of $(suite_names)"
 	apt-get update >"$log" 2>&1 || rc=$?
 	while read -r suite uri _; do
 		total=$((total + 1))
-		reason=$(awk -v uri="$uri" -v suite="$suite" -f "$KQ_SCRIPTS/lib/apt-errors.awk" "$log")
+		reason=$(suite_problem "$suite" "$uri")
 		[ -n "$reason" ] || continue
 		note "apt: suite $suite ($uri) cannot be used: $reason"
 		bad=$((bad + 1))
