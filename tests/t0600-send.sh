@@ -209,7 +209,7 @@ test_expect_success 'the cover says how v1 was tested, from the records, in one 
 '
 
 test_expect_success 'a single-patch series keeps the testing paragraph whole below its ---' '
-	send amdkfd >out 2>err || { cat out err; false; } &&
+	send amdkfd "$(cat version)" >out 2>err || { cat out err; false; } &&
 	m=$(find "$KQ_RESULTS/$(cat version)/send-amdkfd/v1" -name "*.eml") &&
 	test "$(echo "$m" | wc -l)" = 1 &&
 	testing_paragraph "$m" >testing1 && cat testing1 &&
