@@ -131,11 +131,11 @@ boot:
 
 ## make test         run the test suite (tests/t*.sh under prove)
 test: deps
-	@cd tests && prove -f t[0-9]*.sh
+	@cd tests && prove -f --timer t[0-9]*.sh
 
 ## make test-quick   the synthetic tests only (no packaged kernel)
 test-quick: deps
-	@cd tests && KQ_SKIP_REAL=1 prove -f t[0-9]*.sh
+	@cd tests && KQ_SKIP_REAL=1 prove -f --timer t[0-9]*.sh
 
 ## make bench        benchmarks against the naive way, as ratios
 bench: deps

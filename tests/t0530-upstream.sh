@@ -76,7 +76,10 @@ test_expect_success 'a patch upstream took as it is: applied upstream, the topic
 	test "$(git config -f root/branches/g-fix.conf topic.state)" = active &&
 	test_cmp series.before root/kernel-patches/g-fix/series &&
 	test "$(python3 "$S/lib/records.py" get "$KQ_RESULTS/6.12.1-1~deb12u1/rebase-g-fix.json" status)" = merged &&
-	topics >/dev/null
+	topics >/dev/null &&
+	apply g-fix 6.1.1-1 >/dev/null &&
+	test_expect_code 1 summary 6.1.1-1 6.12.1 >table &&
+	grep -E "^g-fix +ok \(1 patches\) +merged upstream *$" table
 '
 
 test_expect_success 'a merged track is refused by name, and --extend all skips it' '
