@@ -5,7 +5,8 @@ usage: smtp-sink.py DIR
 Listens on a free port of 127.0.0.1 and writes it to DIR/port.  Every
 connection appends a line to DIR/connections; every message accepted is
 written to DIR/NNN.eml as received, preceded by X-Envelope-From and one
-X-Envelope-To header per RCPT TO.  Runs until killed.
+X-Envelope-To header per RCPT TO.  Runs until killed, or until the process
+that started it is gone (a test script that stops early leaves no server).
 """
 import os
 import socket
@@ -62,9 +63,10 @@ def main():
     with open(os.path.join(out, "port.tmp"), "w") as f:
         f.write("%d\n" % port)
     os.rename(os.path.join(out, "port.tmp"), os.path.join(out, "port"))
+    parent = os.getppid()
     try:
-        while True:
-            time.sleep(3600)
+        while os.getppid() == parent:
+            time.sleep(1)
     finally:
         ctl.stop()
 

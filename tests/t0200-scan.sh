@@ -90,7 +90,7 @@ test_expect_success 'scan --apply all finds the fixture mixings and fails' '
 		--only drivers/gpu/drm/amd/amdkfd/kfd_migrate.c \
 		--arch arm64 --only arch/arm64/mm/vmf_fixture_arm64.c --only arch/loongarch/kernel/vdso.c \
 		"$(cat version)" >table 2>log &&
-	cp "$KQ_RESULTS/$(cat version)/scan-all.json" scan.json &&
+	cp "$KQ_RESULTS/$(cat version)/scan-all.only.json" scan.json &&
 	python3 -m json.tool scan.json >/dev/null &&
 	grep "^$(cat version) \[all\]: $n files, " table
 '

@@ -12,8 +12,8 @@ file=drivers/misc/dummy-irq.c
 # msgs DIR: the messages in DIR (b4 -o folder or the SMTP sink), relative paths
 msgs() { find "$1" -name "*.eml" | sort; }
 out() { echo "results/$(cat version)/send-snd/$1"; }
-# hdr NAME FILE: an unfolded header
-hdr() { awk -v h="$1: " '/^$/ { exit } /^[ \t]/ { sub(/^[ \t]+/, " "); c = c $0; next } { if (index(c, h) == 1) print substr(c, length(h) + 1); c = $0 } END { if (index(c, h) == 1) print substr(c, length(h) + 1) }' "$2"; }
+# hdr NAME FILE: an unfolded header, read by send's own program
+hdr() { awk -v h="$1" -f "$S/lib/header.awk" "$2"; }
 # addrs: the bare addresses of a To/Cc list on stdin, one per line, sorted
 addrs() { tr "," "\n" | sed -n "s/.*<\(.*\)>.*/\1/p; /</!s/^ *\([^ ]*@[^ ]*\) *$/\1/p" | sort -u; }
 conf() { git config -f data/branches/snd.conf "$@"; }
@@ -120,13 +120,40 @@ test_expect_success 'the checks and the boot of the topic are green (real check,
 	grep -E "^boot .*: PASS in" boot.out && grep -E "^  snd +booted" boot.out
 '
 
-test_expect_success 'an unset identity, uncommitted patch files, another CONFIRM, no terminal: each refused' '
+test_expect_success 'a check that is not pass (warn, fail, no status) is refused by name; the cover says what sparse did not check' '
+	rec=$KQ_RESULTS/$(cat version)/check-snd.json &&
+	cp "$rec" check.good &&
+	test_when_finished "cp check.good \"$rec\"" &&
+	python3 - "$rec" <<-\EOP &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	r["checks"]["sparse"]["status"] = "warn"
+	r["checks"]["sparse"]["unchecked"] = ["drivers/misc/dummy-irq.c"]
+	r["checks"]["w1"]["status"] = "fail"
+	del r["checks"]["build"]["status"]
+	json.dump(r, open(sys.argv[1], "w"))
+	EOP
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "checks not green on [^ ]+: sparse warn, w1 fail, build missing \(sparse could not check: drivers/misc/dummy-irq.c\)" &&
+	! grep "checkpatch" err &&
+	send snd >out 2>err &&
+	grep "not sendable yet: checks not green" out &&
+	cat $(msgs "$(out v1)") | tr "\n" " " | tr -s " " >flat &&
+	grep -F "sparse could not check drivers/misc/dummy-irq.c" flat &&
+	! test -e smtp/connections
+'
+
+test_expect_success 'an unset identity, a placeholder sendemail.from, uncommitted patch files, another CONFIRM, no terminal: each refused' '
 	gcfg sendemail.smtpserver 127.0.0.1 &&
 	git -C data config --unset user.email &&
 	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
 	refused "the git identity is unset \(git config user.name / user.email\)$" &&
 	git -C data config user.email sender@vmfault-queue.dev &&
 	git -C data config user.name "Fixture Sender" &&
+	gcfg sendemail.from "Fixture Sender <sender@example.com>" &&
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "sendemail.from .Fixture Sender <sender@example.com>. is a placeholder address$" &&
+	gcfg --unset sendemail.from &&
 	echo "# local note" >>data/kernel-patches/snd/series &&
 	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
 	refused "uncommitted changes in kernel-patches/snd/series: commit what you send$" &&
@@ -229,7 +256,11 @@ test_expect_success 'after v1: the sent tag, the manifest and the record' '
 	topics snd >/dev/null &&
 	rec=results/$(cat version)/send-snd.json &&
 	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(d[\"version\"], d[\"change_id\"], d[\"cover_message_id\"], d[\"tag\"], len(d[\"subjects\"]))" "$rec" >rec &&
-	echo "1 $change $(hdr Message-Id "$1") sent/snd-v1 3" >want && test_cmp want rec
+	echo "1 $change $(hdr Message-Id "$1") sent/snd-v1 3" >want && test_cmp want rec &&
+	python3 "$S/lib/records.py" get "$rec" "subjects.*" >subjects.rec &&
+	for m in $(msgs v1); do hdr Subject "$m"; done >subjects.want && test_cmp subjects.want subjects.rec &&
+	python3 "$S/lib/records.py" get "$rec" "to.*" >to.rec && test -s to.rec &&
+	! grep -v "@" to.rec
 '
 
 test_expect_success 'v1 again before the manifest is committed: refused, nothing sent' '
@@ -353,11 +384,15 @@ test_expect_success 'make trailers: bad input, one line, exit 2' '
 test_expect_success 'bad input: one line, exit 2' '
 	test_expect_code 2 send nosuch 2>err && test_line_count = 1 err && grep "unknown topic .nosuch." err &&
 	test_expect_code 2 send snd 6.1.192-3 2>err && test_line_count = 1 err && grep "does not target track 6.1" err &&
-	test_expect_code 2 send --confirm snd snd 2>err && test_line_count = 1 err && grep "confirm without --send" err
+	test_expect_code 2 send --confirm snd snd 2>err && test_line_count = 1 err && grep "confirm without --send" err &&
+	test_expect_code 2 make -s -C "$REPO" send TOPIC=snd KERNEL=newest-6.1 2>err &&
+	test_line_count = 1 err && grep "does not target track 6.1" err
 '
 
-test_expect_success 'stop the SMTP server' '
-	kill "$(cat smtp.pid)" 2>/dev/null; true
+test_expect_success 'stop the SMTP server: it is gone' '
+	pid=$(cat smtp.pid) && kill "$pid" &&
+	for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done &&
+	! kill -0 "$pid" 2>/dev/null
 '
 
 test_expect_success 'every record this script wrote fits the schema' '

@@ -110,10 +110,20 @@ utc_now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 record_write() { python3 "$KQ_SCRIPTS/lib/records.py" write "$@" || die "cannot write the $1 record $2"; }
 # record_get FILE PATH...: fields of a record, one per line.
 record_get() { python3 "$KQ_SCRIPTS/lib/records.py" get "$@"; }
-# tool_id [FILE...]: the git hash of the code that makes a record: the verb
-# running, the shell libraries, the records module, and FILEs.
+# tool_id [FILE...]: the git hash of what makes a record: the verb running,
+# every library and program under lib/ (the awk, perl and python that
+# decide verdicts), the data the checks read (rules, workarounds, cross
+# architectures), FILEs, and the versions of the tools they run (sparse,
+# the sparse built for newer trees, spatch, gcc, checkpatch's perl).
 # shellcheck disable=SC2120  # FILEs are optional
 tool_id() {
-	cat "$KQ_SCRIPTS/$PROG" "$KQ_SCRIPTS"/lib/*.sh "$KQ_SCRIPTS/lib/records.py" "$@" 2>/dev/null |
-		git hash-object --stdin
+	{
+		cat "$KQ_SCRIPTS/$PROG" "$KQ_SCRIPTS"/lib/* "$KQ_SCRIPTS/vm_fault_t.cocci" \
+			"$KQ_SCRIPTS/sparse-workarounds" "$KQ_SCRIPTS/cross-arches" "$@"
+		sparse --version
+		cat "$KQ_CACHE/tools/sparse/VERSION"
+		spatch --version | sed -n 1p
+		gcc --version | sed -n 1p
+		perl -e 'print "$]\n"'
+	} 2>/dev/null | git hash-object --stdin
 }

@@ -74,6 +74,9 @@ def main(argv):
         parts.append("sparse (C=2, x86_64 allmodconfig) on the touched objects "
                      "reports %d new warnings and %d vm_fault_t warnings gone"
                      % (len(sp.get("new", [])), len(removed)))
+        unchecked = sp.get("unchecked", [])
+        if unchecked:
+            parts.append("sparse could not check %s" % ", ".join(unchecked))
         parts.append("W=1 reports %d new warnings" % len(c.get("w1", {}).get("new", [])))
         parts.append("every touched object builds" if st("build") == "pass"
                      else "the build is %s" % st("build"))

@@ -30,16 +30,50 @@ sparse_workarounds() {
 		"$KQ_SCRIPTS/sparse-workarounds" -
 }
 
+# kbuild_checker WT: the sparse to run on worktree WT.  A tree with
+# scripts/checker-valid.sh (6.15 on) skips C= entirely, with one warning,
+# when it rejects the checker; so the system's sparse is used only when the
+# tree accepts it, otherwise the one scripts/sparse-build makes from
+# Debian's newer source.  KQ_SPARSE forces one (the tests' broken tools).
+# No acceptable sparse is fatal: nothing would be checked.
+kbuild_checker() {
+	local wt=$1 c cands=()
+	if [ -n "${KQ_SPARSE:-}" ]; then
+		cands=("$KQ_SPARSE")
+	else
+		cands=("$(command -v sparse || echo /usr/bin/sparse)" "$KQ_CACHE/tools/sparse/bin/sparse")
+	fi
+	for c in "${cands[@]}"; do
+		if [ ! -x "$c" ] && [ -z "${KQ_SPARSE:-}" ] && [ "$c" = "$KQ_CACHE/tools/sparse/bin/sparse" ]; then
+			"$KQ_SCRIPTS/sparse-build" >&2 || die "no sparse this tree accepts: building one failed"
+		fi
+		[ -x "$c" ] || continue
+		if [ ! -f "$wt/scripts/checker-valid.sh" ] ||
+			[ "$(sh "$wt/scripts/checker-valid.sh" "$c" -m64 2>/dev/null)" = 1 ]; then
+			echo "$c"
+			return 0
+		fi
+	done
+	die "no sparse this tree accepts (tried ${cands[*]}; scripts/checker-valid.sh of $wt)"
+}
+
+# kbuild_checker_skipped LOG: kbuild's own words when it ran C= without
+# the checker; the caller must not take the log as checked.
+kbuild_checker_skipped() { grep -m1 -E 'C=[0-9] specified, but .* is not available or not up to date' "$1"; }
+
 # checker_make WT OBJ MAKE-ARG... -- OBJECT...: make -k MAKE-ARGs over the
-# OBJECTs in build directory OBJ, with the objects that have a checker
-# workaround in a make of their own with its flags in CF=.  Output on
-# stdout; a failed make is not an error (its log says what failed).
+# OBJECTs in build directory OBJ with CHECK= the sparse kbuild_checker
+# picks, with the objects that have a checker workaround in a make of their
+# own with its flags in CF=.  Output on stdout; a failed make is not an
+# error (its log says what failed).  No usable sparse is fatal.
 checker_make() {
-	local wt=$1 obj=$2 args=() cf o plain=()
+	local wt=$1 obj=$2 args=() cf o plain=() chk
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
 	shift
 	[ $# -gt 0 ] || return 0
+	chk=$(kbuild_checker "$wt") || exit 1
+	args+=("CHECK=$chk")
 	declare -A group=()
 	while IFS=$'\t' read -r o cf _; do group[$cf]+=" $o"; done < <(printf '%s\n' "$@" | sparse_workarounds)
 	for o; do
