@@ -149,6 +149,32 @@ test_expect_success 'hostile compiler output: the record stays valid and keeps e
 	EOP
 '
 
+# checker TREE: the sparse kbuild_checker picks for a tree, as check and scan do.
+checker() { bash -c '. "$1/lib/common.sh"; kq_lib kbuild; kbuild_checker "$2"' _ "$S" "$1"; }
+
+test_expect_success 'a tree whose checker-valid.sh rejects the sparse: none is used, one line, not a silent skip' '
+	mkdir -p newtree/scripts oldtree/scripts &&
+	printf "#!/bin/sh\n# the tree accepts no checker\necho 0\n" >newtree/scripts/checker-valid.sh &&
+	test_must_fail env KQ_SPARSE="$(command -v sparse)" bash -c ". \"$S/lib/common.sh\"; kq_lib kbuild; kbuild_checker newtree" 2>err &&
+	test_line_count = 1 err && grep "no sparse this tree accepts (tried $(command -v sparse);" err &&
+	test "$(KQ_SPARSE=$(command -v sparse) checker oldtree)" = "$(command -v sparse)" &&
+	printf "#!/bin/sh\necho 1\n" >newtree/scripts/checker-valid.sh &&
+	test "$(KQ_SPARSE=$(command -v sparse) checker newtree)" = "$(command -v sparse)"
+'
+
+test_expect_success 'mutation: a missing sparse stops the check with one line; a crashing one fails sparse, never passes' '
+	test_must_fail env KQ_ROOT="$PWD/data" KQ_CHECK_FORCE=1 KQ_SPARSE="$PWD/no-such-sparse" \
+		check chk-pass "$(cat version)" >out 2>err &&
+	grep "no sparse this tree accepts (tried $PWD/no-such-sparse" err &&
+	! grep -E "^chk-pass +sparse +pass" out &&
+	printf "#!/bin/sh\nexit 139\n" >crash-sparse && chmod +x crash-sparse &&
+	test_expect_code 1 env KQ_ROOT="$PWD/data" KQ_CHECK_FORCE=1 KQ_SPARSE="$PWD/crash-sparse" \
+		check chk-pass "$(cat version)" >out 2>err &&
+	cat out &&
+	test "$(status_of chk-pass sparse)" != pass &&
+	test "$(status_of chk-pass build)" = fail
+'
+
 test_expect_success 'every record this script wrote fits the schema' '
 	ls "$KQ_RESULTS"/*/check-*.json >recs && test "$(wc -l <recs)" -ge 6 &&
 	validate_listed recs
