@@ -36,7 +36,7 @@ help:
 ## make              import the newest 6.1, 6.12 and 7.3 (scripts/tracks), apply every topic, print the table,
 ##                   check every topic, scan with every topic applied (must find nothing),
 ##                   and boot the integration kernel in QEMU
-## make deps         install the Debian packages the queue uses (root)
+## make deps         install the Debian packages the queue uses (root), build the sparse 7.x needs
 deps:
 	@$(S)/deps
 
