@@ -100,12 +100,12 @@ test_expect_success 'every marked line is found, with its kind and the tools tha
 	for f in "$FIX"/vmf_fixture*.c; do
 		markers "$f" >marks && test_line_count = "$(grep -c "/\* scan: " "$f")" marks &&
 		while read -r line kind tools; do
-			rec=$(finding "$misc/${f##*/}" "$line") || { echo "missing: ${f##*/}:$line $kind"; exit 1; }
+			rec=$(finding "$misc/${f##*/}" "$line") || { echo "missing: ${f##*/}:$line $kind"; return 1; }
 			echo "$rec" | grep -F "\"kind\": \"$kind\"" >/dev/null ||
-				{ echo "wrong kind at ${f##*/}:$line: $rec"; exit 1; }
+				{ echo "wrong kind at ${f##*/}:$line: $rec"; return 1; }
 			want=$(echo "$tools" | tr , "\n" | sort | paste -sd,) &&
 			got=$(echo "$rec" | sed "s/.*\"tools\": \[\([^]]*\)\].*/\1/" | tr -d "\" " | tr , "\n" | sort | paste -sd,) &&
-			test "$want" = "$got" || { echo "${f##*/}:$line seen by $got, want $want"; exit 1; }
+			test "$want" = "$got" || { echo "${f##*/}:$line seen by $got, want $want"; return 1; }
 		done <marks || return 1
 		n=$((n + $(wc -l <marks)))
 	done &&
@@ -177,6 +177,15 @@ test_expect_success 'correct code is not reported: no finding off the marked lin
 test_expect_success 'a file sparse cannot parse is unchecked with sparse'"'"'s reason, not clean' '
 	grep -F "\"file\": \"$misc/vmf_fixture_unchecked.c\", \"tool\": \"sparse\", \"reason\": \"x86_64, arm64: sparse error: $misc/vmf_fixture_unchecked.c:10: " scan.json &&
 	grep -F "vmf_fixture_unchecked cannot be checked by sparse" scan.json
+'
+
+test_expect_success 'a file sparse fails on fails the scan even with no finding: could not judge, not clean' '
+	m=$(sed -n "s|^\($misc/vmf_mut_unchecked_[0-9]*\.c\)$|\1|p" data/fixture-files | sed -n 1p) &&
+	test -n "$m" &&
+	test_expect_code 1 scan --apply all --only "$m" "$(cat version)" >one 2>one.err &&
+	grep "\[all\]: 1 files, 0 findings, 0 uncovered, 1 unchecked" one &&
+	grep -x "could not judge 1 files: a tool failed on them: $m" one &&
+	grep -E "^could not judge [0-9]+ files: a tool failed on them: .*$misc/vmf_fixture_unchecked.c" table
 '
 
 test_expect_success 'a file no Makefile builds is unchecked by sparse, and spatch still reads it' '

@@ -65,6 +65,20 @@ test_expect_success '--extend carries an unchanged series: the base line and the
 	grep -E "^1: +[0-9a-f]+ = 1:" "$KQ_RESULTS/6.12.1-1~deb12u1/rangediff-carry.txt"
 '
 
+test_expect_success '--extend from a track with its own series: the new track reads that series, not the default one' '
+	chain_topic own 6.1 6.1.1-1 "a.c:s/^a5$/a5 own/" &&
+	mv root/kernel-patches/own/series root/kernel-patches/own/series-6.1 &&
+	printf "# base: 6.0.0-1\n" >root/kernel-patches/own/series &&
+	git config -f root/branches/own.conf track.6.1.series series-6.1 &&
+	rebase --extend own 6.12.1 >out &&
+	grep "0001-fs-rb-change-a.c.patch: unchanged" out &&
+	test "$(git config -f root/branches/own.conf track.6.12.series)" = series-6.1 &&
+	grep -x "# base: 6.12.1-1~deb12u1" root/kernel-patches/own/series-6.1 &&
+	! grep 6.12 root/kernel-patches/own/series &&
+	apply own 6.12.1 >apply.out &&
+	grep "own on 6.12.1-1~deb12u1 (1 patches)" apply.out
+'
+
 test_expect_success 'a patch upstream took as it is: applied upstream, the topic is merged from that track on' '
 	cp root/kernel-patches/g-fix/series series.before &&
 	rebase --extend g-fix 6.12.1 >out &&
