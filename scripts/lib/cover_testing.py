@@ -32,7 +32,9 @@ def upstream(ver):
 
 
 def item(text):
-    lines = textwrap.wrap(text, width=70)
+    # paths and identifiers stay whole: never broken at a hyphen
+    lines = textwrap.wrap(text, width=70, break_on_hyphens=False,
+                          break_long_words=False)
     out = ["- " + lines[0]] + ["  " + l for l in lines[1:]]
     # A wrapped line that starts like "word: " could be read as a trailer.
     return [re.sub(r"^(\s*[\w-]+):(\s)", r"\1 -\2", l) if i else l
@@ -71,13 +73,16 @@ def main(argv):
                      else "checkpatch.pl --strict is %s" % st("checkpatch"))
         sp = c.get("sparse", {})
         removed = [w for w in sp.get("removed", []) if "vm_fault_t" in w]
+        verdict = "" if st("sparse") == "pass" else " (its verdict: %s)" % st("sparse")
         parts.append("sparse (C=2, x86_64 allmodconfig) on the touched objects "
-                     "reports %d new warnings and %d vm_fault_t warnings gone"
-                     % (len(sp.get("new", [])), len(removed)))
+                     "reports %d new warnings and %d vm_fault_t warnings gone%s"
+                     % (len(sp.get("new", [])), len(removed), verdict))
         unchecked = sp.get("unchecked", [])
         if unchecked:
             parts.append("sparse could not check %s" % ", ".join(unchecked))
-        parts.append("W=1 reports %d new warnings" % len(c.get("w1", {}).get("new", [])))
+        parts.append("W=1 reports %d new warnings%s" % (
+            len(c.get("w1", {}).get("new", [])),
+            "" if st("w1") == "pass" else " (its verdict: %s)" % st("w1")))
         parts.append("every touched object builds" if st("build") == "pass"
                      else "the build is %s" % st("build"))
         stale = "" if ck.get("tip") == tip else " (on an earlier version of the series)"
