@@ -4,7 +4,7 @@
 usage: status_page.py LISTING RESULTS OUT TEMPLATE TOOL
 LISTING (written by scripts/status) has a line per kernel,
 "V<TAB>track<TAB>version", and per active topic,
-"T<TAB>name<TAB>tracks<TAB>sent-version<TAB>build-only<TAB>description<TAB>merged-in<TAB>merged-reason".
+"T<TAB>name<TAB>tracks<TAB>sent-version<TAB>build-only<TAB>description<TAB>merged-in<TAB>merged-reason<TAB>boot".
 Reads RESULTS/<version>/{apply,rebase,check,send}-<topic>.json and boot.json
 (links go to rangediff-<topic>.txt, check-<topic>.build.log and
 boot.console.log).  Writes, in OUT: status.md (also printed), index.html
@@ -38,7 +38,8 @@ def main(argv):
         else:
             topics.append({"name": f[1], "tracks": f[2].split(), "sent": f[3], "build_only": f[4], "desc": f[5],
                            "merged_in": f[6].split() if len(f) > 6 else [],
-                           "merged_why": f[7] if len(f) > 7 else ""})
+                           "merged_why": f[7] if len(f) > 7 else "",
+                           "boot": f[8].split() if len(f) > 8 else []})
 
     load = records.load
 
@@ -111,6 +112,14 @@ def main(argv):
                 chips.append(("warn", "boot PASS (%s: %s)" % (how, t["build_only"] or mine[0].get("detail", "")), link))
             else:
                 chips.append(("pass", "boot PASS (%s)" % how, link))
+            # the kernel's own mm selftests, for the topics they judge
+            n = records.mm_counts(bt)
+            if "mm" in t["boot"] and n:
+                chips.append(("fail" if n["fail"] else "pass",
+                              "mm selftests: %d pass, %d skipped, %d new failures%s" % (
+                                  n["ok"], n["skip"], n["fail"],
+                                  ", %d fail on base too" % n["fails-on-base"] if n["fails-on-base"] else ""),
+                              link))
         sd = load(os.path.join(d, "send-%s.json" % t["name"]))
         if t["sent"]:
             chips.append(("pass", "sent v" + t["sent"], rel(os.path.join(d, "send-%s.json" % t["name"])) if sd else None))
@@ -171,10 +180,20 @@ def main(argv):
 
     # HTML: one page, CSS and badges inline, links relative to it
     e = html.escape
+
+    def cell_summary(c):
+        """The cell's one line: its state and the first record that decided
+        it (the whole label in its title); for a pass, what was sent."""
+        st = c["state"]
+        if st == "na":
+            label = c["chips"][0][1]
+            return '<span title="%s">%s</span>' % (e(label), e(label.split(":")[0]))
+        why = next((label for cs, label, _ in c["chips"] if cs == st), "") if st != "pass" else \
+            next((label for cs, label, _ in c["chips"] if label.startswith("sent ")), "")
+        return '<b>%s</b> <span class="what" title="%s">%s</span>' % (st.upper(), e(why), e(why))
     body = ["<h1>vm_fault_t conversion queue</h1>",
             '<p class="meta">%d topics &times; %d kernels: %s &middot; generated %s</p>' % (
                 len(topics), len(versions), e(summary), e(stamp)),
-            '<ul class="badges">' + "".join('<li>%s</li>' % svg.strip() for _, svg in badges) + "</ul>",
             '<table id="matrix"><thead><tr><th>topic</th>' +
             "".join("<th>%s<br><small>%s</small></th>" % (e(v), e(tr)) for tr, v in versions) +
             "</tr></thead><tbody>"]
@@ -186,11 +205,16 @@ def main(argv):
             for st, label, link in c["chips"]:
                 inner = '<a href="%s">%s</a>' % (e(link), e(label)) if link else e(label)
                 chips.append('<span class="chip %s">%s</span>' % (st, inner))
-            tds.append('<td class="cell %s" data-state="%s">%s</td>' % (c["state"], c["state"], "".join(chips)))
+            # compact: the verdict and what decided it on one line; every
+            # record's chip one click away
+            tds.append('<td class="cell %s" data-state="%s"><details><summary>%s</summary>%s</details></td>' % (
+                c["state"], c["state"], cell_summary(c), "".join(chips)))
         why = '<br><span class="why">build-only: %s</span>' % e(t["build_only"]) if t["build_only"] else ""
         body.append('<tr data-topic="%s"><th class="topic" title="%s">%s%s</th>%s</tr>' % (
             e(t["name"]), e(t["desc"]), e(t["name"]), why, "".join(tds)))
     body.append("</tbody></table>")
+    body.append('<details class="badges"><summary>badges (%d)</summary><ul class="badges">%s</ul></details>' % (
+        len(badges), "".join('<li>%s</li>' % svg.strip() for _, svg in badges)))
     page = open(template).read().replace("@@BODY@@", "\n".join(body))
     open(os.path.join(out, "index.html.tmp"), "w").write(page)
     os.rename(os.path.join(out, "index.html.tmp"), os.path.join(out, "index.html"))
