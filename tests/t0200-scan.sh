@@ -13,10 +13,24 @@ FIX=$SHARNESS_TEST_DIRECTORY/fixtures/scan
 misc=drivers/misc
 
 # markers FILE: "line kind tools" for every line marked "/* scan: KIND
-# TOOLS [fix: CODE] */" (a mixing the scan must report).
+# TOOLS [fix[@+N]: CODE] */" (a mixing the scan must report; its fix
+# replaces that line, or the line N below it).
 markers() {
-	sed -n 's|^\([0-9]*\):.*/\* scan: \([a-z-]*\) \([a-z,]*\)\( fix: .*\)\{0,1\} \*/$|\1 \2 \3|p' \
+	sed -n 's|^\([0-9]*\):.*/\* scan: \([a-z-]*\) \([a-z,]*\)\( fix\(@+[0-9]*\)\{0,1\}: .*\)\{0,1\} \*/$|\1 \2 \3|p' \
 		<(grep -n "/\* scan: " "$1")
+}
+
+# fixed FILE LINE: FILE with the fix of the mark on LINE applied.
+fixed() {
+	local code indent at=$2
+	code=$(sed -n "$2p" "$1")
+	case $code in
+	*"fix@+"*) code=${code##*fix@+}; at=$(($2 + ${code%%:*})); code=${code#*: } ;;
+	*) code=${code##*fix: } ;;
+	esac
+	code=${code% \*/}
+	indent=$(sed -n "${at}p" "$1"); indent=${indent%%[![:space:]]*}
+	awk -v n="$at" -v c="$indent$code" 'NR == n { print c; next } { print }' "$1"
 }
 
 # make_mutants DIR: for every marked line of every fixture file, a copy of
@@ -26,11 +40,20 @@ make_mutants() {
 	local f base line code indent
 	for f in "$FIX"/vmf_fixture*.c; do
 		base=${f##*/vmf_fixture}; base=${base%.c}; base=${base#_}
-		grep -n "/\* scan: .* fix: " "$f" | while IFS=: read -r line code; do
-			indent=${code%%[![:space:]]*}
-			code=${code##*fix: }; code=${code% \*/}
-			awk -v n="$line" -v c="$indent$code" 'NR == n { print c; next } { print }' \
-				"$f" >"$1/vmf_mut_${base:-main}_$line.c"
+		grep -n "/\* scan: .* fix\(@+[0-9]*\)\{0,1\}: " "$f" | cut -d: -f1 | while read -r line; do
+			fixed "$f" "$line" >"$1/vmf_mut_${base:-main}_$line.c"
+		done
+	done
+	# a marked line of a header: the header under a name of its own (its
+	# guard and trace include file renamed with it) and a copy of the file
+	# that instantiates it, including the mutant instead
+	for f in "$FIX"/vmf_fixture_*.h; do
+		base=${f##*/vmf_fixture_}; base=${base%.h}
+		grep -n "/\* scan: .* fix\(@+[0-9]*\)\{0,1\}: " "$f" | cut -d: -f1 | while read -r line; do
+			fixed "$f" "$line" |
+				sed "s/vmf_fixture_$base/vmf_mut_${base}_$line/g; s/_VMF_FIXTURE_${base^^}_H/_VMF_MUT_${base^^}_${line}_H/g" \
+				>"$1/vmf_mut_${base}_$line.h" &&
+			sed "s/vmf_fixture_$base\.h/vmf_mut_${base}_$line.h/" "$FIX/vmf_fixture_$base.c" >"$1/vmf_hmut_${base}_$line.c"
 		done
 	done
 }
@@ -46,13 +69,14 @@ make_fixture_topic() {
 	kq_git show "$tag:arch/arm64/mm/Makefile" >"$g/arch/arm64/mm/Makefile" &&
 	git -C "$g" add . &&
 	git -C "$g" -c user.name=T -c user.email=t@example.org commit -qm base &&
-	cp "$FIX"/vmf_fixture*.c "$g/$misc/" &&
+	cp "$FIX"/vmf_fixture*.[ch] "$g/$misc/" &&
 	make_mutants "$g/$misc" &&
 	cp "$FIX/arm64/vmf_fixture_arm64.c" "$g/arch/arm64/mm/" &&
 	printf "obj-y\t\t\t\t+= vmf_fixture_arm64.o\n" >>"$g/arch/arm64/mm/Makefile" &&
-	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_unchecked.c vmf_mut_*.c) | grep -v unbuilt |
+	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_unchecked.c vmf_fixture_trace.c vmf_mut_*.c vmf_hmut_*.c) | grep -v unbuilt |
 		sed 's/\.c$/.o/' | paste -sd' ' | sed 's/^/obj-m\t\t\t\t+= /' >>"$g/$misc/Makefile" &&
-	(cd "$g/$misc" && ls vmf_fixture*.c vmf_mut_*.c) | sed "s|^|$misc/|" >"$d/fixture-files" &&
+	(cd "$g/$misc" && ls vmf_fixture*.c vmf_mut_*.c vmf_hmut_*.c) | sed "s|^|$misc/|" >"$d/fixture-files" &&
+	(cd "$g/$misc" && ls vmf_mut_*) >"$d/fixture-mutants" &&
 	git -C "$g" add . &&
 	git -C "$g" -c user.name=T -c user.email=t@example.org commit -qm "misc: add the scanner fixture" &&
 	git -C "$g" format-patch -q -1 -o "$d/kernel-patches/scan-fixture" &&
@@ -97,7 +121,7 @@ test_expect_success 'scan --apply all finds the fixture mixings and fails' '
 
 test_expect_success 'every marked line is found, with its kind and the tools that must see it' '
 	n=0 &&
-	for f in "$FIX"/vmf_fixture*.c; do
+	for f in "$FIX"/vmf_fixture*.[ch]; do
 		markers "$f" >marks && test_line_count = "$(grep -c "/\* scan: " "$f")" marks &&
 		while read -r line kind tools; do
 			rec=$(finding "$misc/${f##*/}" "$line") || { echo "missing: ${f##*/}:$line $kind"; return 1; }
@@ -128,16 +152,16 @@ test_expect_success 'VM_FAULT_* constants are seen by spatch in every position' 
 test_expect_success 'mutation: fixing one marked line removes exactly that finding' '
 	sites() { sed -n "s|.*\"file\": \"$misc/$1\", \"line\": \([0-9]*\), \"kind\": \"\([a-z-]*\)\".*|\1 \2|p" scan.json | sort; } &&
 	m=0 &&
-	for mut in $(sed -n "s|^$misc/\(vmf_mut_.*\)|\1|p" data/fixture-files); do
-		line=${mut##*_}; line=${line%.c} base=${mut#vmf_mut_}; base=${base%_*} &&
-		case $base in main) orig=vmf_fixture.c ;; *) orig=vmf_fixture_$base.c ;; esac &&
+	for mut in $(cat data/fixture-mutants); do
+		line=${mut##*_}; line=${line%.[ch]} ext=${mut##*.} base=${mut#vmf_mut_}; base=${base%_*} &&
+		case $base in main) orig=vmf_fixture.$ext ;; *) orig=vmf_fixture_$base.$ext ;; esac &&
 		{ sites "$orig" | grep -v "^$line " >want || :; } &&
 		sites "$mut" >got &&
 		test_line_count = $(($(sites "$orig" | wc -l) - 1)) want &&
 		{ test_cmp want got || { echo "fixing $orig:$line did not remove exactly that finding"; return 1; }; } &&
 		m=$((m + 1)) || return 1
 	done &&
-	test "$m" -ge 19
+	test "$m" -ge 20 && grep -q "^vmf_mut_trace_[0-9]*\.h$" data/fixture-mutants
 '
 
 test_expect_success 'the amdkfd fault handler keeping VM_FAULT_SIGBUS in an int is found by both tools' '
@@ -167,7 +191,7 @@ test_expect_success 'a file no Debian compiler builds is unchecked, with the rea
 '
 
 test_expect_success 'correct code is not reported: no finding off the marked lines' '
-	for f in "$FIX"/vmf_fixture*.c; do
+	for f in "$FIX"/vmf_fixture*.[ch]; do
 		grep -n "/\* scan: " "$f" | cut -d: -f1 | sed "s|^|$misc/${f##*/}:|"
 	done | sort >want &&
 	sed -n "s|.*\"file\": \"\($misc/vmf_fixture[^\"]*\)\", \"line\": \([0-9]*\),.*|\1:\2|p" scan.json | sort >got &&

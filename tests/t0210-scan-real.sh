@@ -19,6 +19,21 @@ test_expect_success 'the packaged tree has findings, and every one is covered by
 	! grep -F "\"topic\": \"uncovered\"" none.json
 '
 
+test_expect_success 'the two checkers agree: spatch sees every finding sparse reports, header tables included' '
+	python3 "$S/lib/records.py" get none.json "findings.*.file" >files &&
+	python3 "$S/lib/records.py" get none.json "findings.*.line" >lines &&
+	python3 - none.json >tools <<-\EOP &&
+	import json, sys
+	for f in json.load(open(sys.argv[1]))["findings"]:
+	    print(",".join(sorted(f["tools"])))
+	EOP
+	paste -d" " files lines tools >sites && cat sites &&
+	grep " sparse$" sites >sparse-only || : &&
+	test_line_count = 0 sparse-only &&
+	grep -E "^include/trace/events/(fs_dax|f2fs)\.h [0-9]+ sparse,spatch$" sites >tables &&
+	test_line_count = 3 tables
+'
+
 test_expect_success 'every finding names an active topic of the 6.12 track' '
 	sed -n "s/.*\"topic\": \"\([^\"]*\)\".*/\1/p" none.json | sort -u >named &&
 	test_line_count -gt 3 named &&
