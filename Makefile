@@ -124,7 +124,7 @@ propose-update:
 chain:
 	@$(S)/rebase --chain $(TOPIC)
 
-## make boot KERNEL=6.12.118 [SELFTEST=crash|hang|warn|fail]   QEMU boot test of
+## make boot KERNEL=6.12.118 [SELFTEST=crash|hang|warn|fail|mm|mm-hang]   QEMU boot test of
 ##                   the integration kernel (every topic), guest tests in C, KUnit
 boot:
 	@rc=0; for k in $(KERNEL); do $(S)/boot $(if $(SELFTEST),--selftest $(SELFTEST)) $$k || rc=1; done; exit $$rc

@@ -16,7 +16,7 @@ test_expect_success 'the guest init and tests are checkpatch --strict clean (ker
 	for f in checkpatch.pl spelling.txt const_structs.checkpatch; do
 		kq_git show "refs/tags/debian/$(echo "$v" | tr "~:" "_%"):scripts/$f" >$f || return 1
 	done &&
-	for f in "$REPO"/ci/guest/*.[ch]; do
+	for f in "$REPO"/ci/guest/*.[ch] "$REPO"/ci/guest/mm-planted/*.c; do
 		perl checkpatch.pl --no-tree --strict --quiet -f "$f" >out 2>&1 ||
 			{ cat out; return 1; }
 	done
@@ -48,8 +48,29 @@ test_expect_success 'each guest program and the KUnit suite reported results by 
 	        "vm_fault_errno.vm_fault_to_errno_maps_back"]
 	missing = [n for n in want if n not in names]
 	assert not missing, missing
-	bad = {n: s for n, s in names.items() if s != "ok"}
+	# the mm selftests have a test of their own below
+	bad = {n: s for n, s in names.items() if s != "ok" and not n.startswith("mm.")}
 	assert not bad, bad
+	EOP
+'
+
+test_expect_success 'the kernel'"'"'s mm selftests ran in that boot: every listed program, results by name, none failing only with the topics' '
+	rec=$KQ_RESULTS/$(cat version)/boot.json &&
+	python3 - "$rec" "$REPO/ci/mm-selftests-6.12.list" <<-\EOP
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	mm = {x["name"]: x["status"] for x in r["results"] if x["name"].startswith("mm.")}
+	runs = [l.split(None, 1)[1].strip() for l in open(sys.argv[2]) if l.startswith("run ")]
+	missing = [p for p in runs if "mm." + p not in mm]
+	assert not missing, "no result for %s" % missing
+	# what fails on the packaged kernel too is shown, not held against the topics
+	bad = {n: s for n, s in mm.items() if s == "fail"}
+	assert not bad, bad
+	assert r["verdict"] == "PASS", r["reasons"]
+	ok = [n for n, s in mm.items() if s == "ok"]
+	assert len(ok) >= 50, len(ok)
+	# device-private pages of test_hmm fault back through migrate_to_ram
+	assert [n for n in ok if n.startswith("mm.hmm-tests.") and "migrate" in n], "no hmm migration passed"
 	EOP
 '
 
@@ -68,7 +89,9 @@ test_expect_success 'the newest 6.1 integration kernel boots too, with the 6.1 K
 	grep -E "^boot $v1: PASS in " out1 &&
 	grep -E "^  ok +vm_fault_errno\.block_page_mkwrite_return_success_is_locked$" out1 &&
 	grep -E "^  ok +dax\.pmd_fault_on_aligned_mapping$" out1 &&
-	! grep -E "^  (fail|skip) " out1
+	{ grep -E "^  (fail|skip) " out1 | grep -v "^  [a-z]* *mm\." >bad1 || :; } &&
+	test_line_count = 0 bad1 &&
+	grep -E "^boot $v1: PASS in .*; mm selftests: [1-9][0-9]* pass, [0-9]* skipped, 0 fail" out1
 '
 
 test_expect_success 'a guest that panics fails the verdict' '
@@ -98,6 +121,29 @@ test_expect_success 'a guest that hangs is killed by the host timeout' '
 	grep -E ": FAIL in .*timeout: no verdict after 40s" out
 '
 
+test_expect_success 'an mm selftest failing only with the topics fails the verdict, named; one failing on the base kernel too is shown as such' '
+	test_expect_code 1 boot --selftest mm "$(cat version)" >out 2>err &&
+	cat out &&
+	grep -E ": FAIL in .*mm selftests that fail only with the topics \(the base kernel passes them\): mm\.kq-mm-regress\.fails_with_the_topics" out &&
+	grep -E "^boot $(cat version): base kernel: 2 of them fail there too" out &&
+	rec=$KQ_RESULTS/$(cat version)/boot-mm.json &&
+	python3 "$S/lib/records.py" get "$rec" "results.*.status" >st &&
+	python3 "$S/lib/records.py" get "$rec" "results.*.name" >nm &&
+	paste -d" " st nm | grep "^[a-z-]* mm\.kq-mm" | sort >got &&
+	printf "%s\n" "fail mm.kq-mm-regress.fails_with_the_topics" "fail mm.kq-mm-regress" \
+		"fails-on-base mm.kq-mm-broken.fails_everywhere" "fails-on-base mm.kq-mm-broken" \
+		"ok mm.kq-mm-broken.passes_everywhere" | sort >want &&
+	test_cmp want got &&
+	grep -q "kq-init: mode mm" "$KQ_RESULTS/$(cat version)/boot-mm.base.console.log"
+'
+
+test_expect_success 'a hang inside an mm selftest is caught by the watchdog, which names it' '
+	test_expect_code 1 boot --selftest mm-hang --timeout 60 "$(cat version)" >out 2>err &&
+	cat out &&
+	grep -E ": FAIL in .*timeout: no verdict after 60s, QEMU killed while /mm/kq-mm-hang was running" out &&
+	grep -E "^  fail +mm\.kq-mm-hang$" out
+'
+
 test_expect_success 'a config symbol that does not stick fails the build, naming it' '
 	mkdir data && cp -r "$REPO/branches" "$REPO/kernel-patches" "$REPO/cover-letters" "$REPO/ci" data/ &&
 	echo CONFIG_KQ_NO_SUCH_SYMBOL=y >>data/ci/boot.config &&
@@ -114,7 +160,7 @@ test_expect_success 'bad input: one line, exit 2' '
 '
 
 test_expect_success 'every boot record this script wrote fits the schema' '
-	records_written >recs && test "$(grep -c "/boot[-a-z]*\.json$" recs)" -ge 6 &&
+	records_written >recs && test "$(grep -c "/boot[-a-z]*\.json$" recs)" -ge 8 &&
 	validate_listed recs
 '
 

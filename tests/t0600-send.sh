@@ -8,6 +8,9 @@ REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 
 need_real_kernel
 
+# The send tests need a green boot record; the mm selftests are t0400's.
+export KQ_BOOT_MM=0
+
 file=drivers/misc/dummy-irq.c
 # msgs DIR: the messages in DIR (b4 -o folder or the SMTP sink), relative paths
 msgs() { find "$1" -name "*.eml" | sort; }
@@ -52,6 +55,8 @@ test_expect_success 'setup: the repository with a two-patch fixture topic, commi
 		patches = kernel-patches/snd
 		cover = cover-letters/snd.txt
 		description = send fixture
+	[track "6.12"]
+		build-only-part = patch 2 (dummy-irq probe): no guest test loads dummy-irq
 	EOC
 	git -C data add . && git -C data commit -qm "snd: the fixture topic" &&
 	export KQ_ROOT=$PWD/data
@@ -230,9 +235,29 @@ test_expect_success 'the cover says how v1 was tested, from the records, in one 
 	grep -F "checkpatch.pl --strict is clean" flat &&
 	grep -F "every touched object builds" flat &&
 	grep -F "Booted in QEMU (x86_64, TCG) on $v with every topic of the queue merged, verdict PASS" flat &&
+	grep -F "Not run in a guest, only built: patch 2 (dummy-irq probe): no guest test loads dummy-irq." flat &&
 	grep -F "The base-commit below names the queue'"'"'s import of the Debian package $v, not an upstream commit" flat &&
 	! grep -E "^[A-Za-z0-9_-]+: " testing &&
 	awk "/^How this series was tested/ { t = NR } /^base-commit: / { b = NR } END { exit !(t && b && t < b) }" "$1"
+'
+
+test_expect_success 'the testing paragraph counts the kernel'"'"'s mm selftests for a topic that names them, and a build-only part' '
+	v=6.12.3-1 && mkdir -p mmres/$v &&
+	printf "%s\n" "ok|dax.a" "ok|mm.cow.x" "ok|mm.cow.y" "skip|mm.cow.#3" "fails-on-base|mm.hmm-tests.z" >mm.results &&
+	echo "t|0|booted|guest tests: dax mm" >mm.topics &&
+	python3 "$S/lib/records.py" write boot mmres/$v/boot.json kernel=str:$v topic=null: tool=str:0 \
+		started=str:2026-01-01T00:00:00Z duration_s=num:1 reproducer=str:x track=str:6.12 commit=str:0 \
+		selftest=null: verdict=str:PASS reasons=words: accel=str:tcg qemu_exit=int:3 build_s=num:1 \
+		boot_s=num:1 config=str:x console=str:x results=table:mm.results:status,name \
+		topics=table:mm.topics:topic,tip,how,detail &&
+	python3 "$S/lib/cover_testing.py" mmres t "$v" 0 "dax mm" "" "--part=patch 2 (x): no guest runs it" 6.12=$v >para &&
+	cat para && tr "\n" " " <para | tr -s " " >flat &&
+	grep -F "1 of 1 guest tests and KUnit cases that drive this code passed (dax.a)" flat &&
+	grep -F "In the same boot, the kernel'"'"'s own mm selftests (tools/testing/selftests/mm of that tree" flat &&
+	grep -F ": 2 results pass, 1 skipped, 0 new failures (1 fail on the base kernel too)." flat &&
+	grep -F "Not run in a guest, only built: patch 2 (x): no guest runs it." flat &&
+	python3 "$S/lib/cover_testing.py" mmres t "$v" 0 "dax" "" 6.12=$v >para2 &&
+	! grep -F "mm selftests" para2
 '
 
 test_expect_success 'a single-patch series keeps the testing paragraph whole below its ---' '

@@ -1,19 +1,25 @@
 # boot-results.awk CONSOLE: the results of a boot, from the guest's serial
 # console (scripts/boot).  One line per TAP or KTAP result: "STATUS NAME",
 # STATUS ok, fail or skip; NAME "program.test" for the guest's test
-# programs (between kq-init's "starting /tests/..." and "exit" lines) and
+# programs (between kq-init's "starting /tests/..." and "exit" lines),
+# "mm.program [args].test" for the kernel's mm selftests (/mm/...) and
 # "suite.case" for KUnit (nested under "# Subtest: suite").  A top-level
 # KTAP line is printed only when it failed (its cases say the rest).
 { sub(/\r$/, "") }
 /^kq-init: starting \/(tests|selftests)\// { prog = $3; sub(/.*\//, "", prog); next }
+# the kernel's mm selftests: mm.PROGRAM [ARGS].TEST
+/^kq-init: starting \/mm\// { prog = $0; sub(/^kq-init: starting \/mm\//, "mm.", prog); next }
 /^kq-init: .* exit / { prog = ""; next }
 /^[ \t]*# Subtest: / { suite = $0; sub(/.*# Subtest: /, "", suite); next }
 /^[ \t]*(not )?ok [0-9]+ / {
 	line = $0; nested = line ~ /^[ \t]/
 	st = line ~ /^[ \t]*not ok/ ? "fail" : "ok"
-	sub(/^[ \t]*(not )?ok [0-9]+ (- )?/, "", line)
+	num = line; sub(/^[ \t]*(not )?ok /, "", num); sub(/[^0-9].*/, "", num)
+	sub(/^[ \t]*(not )?ok [0-9]+ *(- )?/, "", line)
 	if (line ~ /# *SKIP/) st = "skip"
 	sub(/ *#.*/, "", line)
+	# "ok 12 # SKIP why" (ksft_test_result_skip) has no name: its number
+	if (line == "") line = "#" num
 	if (prog != "") { sub(/^global\./, "", line); print st, prog "." line }
 	else if (nested) print st, suite "." line
 	else if (st == "fail") print st, line

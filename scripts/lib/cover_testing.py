@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """How a series was tested, written at send time from the queue's records.
 
-usage: cover_testing.py RESULTS TOPIC VERSION TIP BOOT BUILD_ONLY TRACK=VER...
+usage: cover_testing.py RESULTS TOPIC VERSION TIP BOOT BUILD_ONLY [--part=WHY] TRACK=VER...
 
 Reads (RESULTS is $KQ_RESULTS):
   RESULTS/<ver>/apply-<topic>.json did the topic apply to that packaged kernel
   RESULTS/VERSION/check-<topic>.json   checkpatch, sparse, W=1 and build
   RESULTS/VERSION/boot.json        the QEMU boot of the integration kernel
 TOPIC's manifest values BOOT (topic.boot: the guest test programs or KUnit
-suites that drive its code) and BUILD_ONLY (topic.build-only: why nothing
+suites that drive its code; "mm": the kernel's mm selftests) and BUILD_ONLY (topic.build-only: why nothing
 can run it here) come as arguments, as do TIP (the topic branch that is
 sent) and one TRACK=VER per track the topic targets (newest packaged).
+--part=WHY (track.<track>.build-only-part) names the part of a booted series
+that no guest can run, and why: it is said beside the boot.
 
 Writes the paragraph to stdout.  No line of it looks like an e-mail trailer
 ("Word: value"), so b4 leaves it where it is in single- and multi-patch
@@ -46,7 +48,8 @@ def main(argv):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     results, topic, version, tip, boot, build_only = argv[1:7]
-    tracks = dict(a.split("=", 1) for a in argv[7:])
+    part = "".join(a[len("--part="):] for a in argv[7:] if a.startswith("--part="))
+    tracks = dict(a.split("=", 1) for a in argv[7:] if not a.startswith("--part="))
     out = ["How this series was tested (written by the vm_fault_t conversion",
            "queue from the records of this run):"]
 
@@ -95,9 +98,10 @@ def main(argv):
     elif not bt or not mine:
         out += item("There is no QEMU boot on %s with it yet." % version)
     else:
-        progs = [w for w in re.findall(r"[\w-]+", boot)]
+        progs = [w for w in re.findall(r"[\w-]+", boot) if w != "mm"]
         ran = [r for r in bt.get("results", [])
                if any(r.get("name", "").startswith(p + ".") for p in progs)]
+        mm = records.mm_counts(bt)
         ok = [r["name"] for r in ran if r.get("status") == "ok"]
         how = ("Booted in QEMU (x86_64, %s) on %s with every topic of the queue "
                "merged, verdict %s" % (bt.get("accel", "tcg").upper(), version,
@@ -108,6 +112,17 @@ def main(argv):
         else:
             how += "; no guest test drives this code"
         out += item(how + ".")
+        if "mm" in boot.split() and mm:
+            n = mm.get
+            onbase = n("fails-on-base")
+            out += item("In the same boot, the kernel's own mm selftests "
+                        "(tools/testing/selftests/mm of that tree, the programs the "
+                        "queue selects for %s, hmm-tests on test_hmm among them): %d "
+                        "results pass, %d skipped, %d new failures%s."
+                        % (bt.get("track", "its track"), n("ok"), n("skip"), n("fail"),
+                           " (%d fail on the base kernel too)" % onbase if onbase else ""))
+        if part:
+            out += item("Not run in a guest, only built: %s." % part.rstrip("."))
 
     out += item("The base-commit below names the queue's import of the Debian "
                 "package %s, not an upstream commit; the tree is upstream %s "

@@ -87,7 +87,7 @@ KINDS = {
         "track": "str", "commit": "str", "selftest": "?str", "verdict": ("PASS", "FAIL"),
         "reasons": ["str"], "accel": "str", "qemu_exit": "int", "build_s": "num",
         "boot_s": "num", "config": "str", "console": "str",
-        "results": [{"status": ("ok", "fail", "skip"), "name": "str"}],
+        "results": [{"status": ("ok", "fail", "skip", "fails-on-base"), "name": "str"}],
         "topics": [{"topic": "str", "tip": "str", "how": ("booted", "build-only"), "detail": "str"}],
     },
     "rebase": {
@@ -244,6 +244,17 @@ def write(path, rec):
         f.write(dumps(rec))
     os.rename(tmp, path)
 
+
+
+def mm_counts(boot):
+    """The kernel's mm selftests of a boot record (results named mm.*):
+    {status: count} for ok, skip, fail and fails-on-base, or None when the
+    boot ran none."""
+    mm = [r.get("status") for r in (boot or {}).get("results", [])
+          if r.get("name", "").startswith("mm.")]
+    if not mm:
+        return None
+    return {k: mm.count(k) for k in ("ok", "skip", "fail", "fails-on-base")}
 
 def load(path, strict=False):
     """The record at path, or None when there is none (or, unless strict,

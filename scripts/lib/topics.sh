@@ -10,12 +10,14 @@ kq_lib versions
 #                  cover, upstream + upstream-subject (merged only),
 #                  description
 #   [track "6.1"]  series: the series file for that track when the code
-#                  differs between tracks (default: <patches>/series)
+#                  differs between tracks (default: <patches>/series);
+#                  build-only-part: the part of that track's series no
+#                  guest can run, and why (said in the cover's testing)
 MANIFEST_KEYS="topic.name topic.prefix topic.state topic.tracks topic.patches
 topic.cover topic.upstream topic.upstream-subject topic.description topic.depends
 topic.boot topic.build-only topic.change-id topic.sent-version topic.sent-from topic.send-prefixes
 topic.merged-in topic.merged-reason
-$(for t in $KQ_TRACKS; do printf 'track.%s.series ' "$t"; done)"
+$(for t in $KQ_TRACKS; do printf 'track.%s.series track.%s.build-only-part ' "$t" "$t"; done)"
 
 mget() { git config -f "$1" --get "$2" 2>/dev/null || true; }
 
