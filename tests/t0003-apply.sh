@@ -115,4 +115,12 @@ test_expect_success 'an unknown topic and an unknown kernel are one line each, e
 	grep "unknown kernel version .7.0.1." err
 '
 
+test_expect_success 'bench: a stage whose command dies fails the bench, naming it; one that works is timed' '
+	test_expect_code 1 env STAGES=apply BENCH_TOPIC=bad bench 6.1.2-2 >out 2>err &&
+	grep "^bench: a stage failed: .*apply bad 6.1.2-2 exited 1: " err &&
+	grep "^bench: a stage failed: naive_apply exited " err &&
+	STAGES=apply BENCH_TOPIC=good bench 6.12.1 >out 2>err &&
+	grep -E "^apply +[0-9.]+ +[0-9.]+ +[0-9.]+x" out && test_must_be_empty err
+'
+
 test_done

@@ -69,7 +69,7 @@ test_expect_success 'make check on all five exits 1, one line per check per topi
 	cat out &&
 	for t in chk-broken chk-pass chk-sparse chk-style chk-w1; do
 		for c in checkpatch sparse w1 build; do
-			grep -E "^$t +$c +(pass|warn|fail) +[0-9.]+s  " out || return 1
+			grep -E "^$t +$c +(pass|warn|fail|error) +[0-9.]+s  " out || return 1
 		done
 	done
 '
@@ -99,8 +99,10 @@ test_expect_success 'a new W=1 warning fails w1 and is listed, sparse does not s
 	test "$(status_of chk-w1 sparse)" = pass
 '
 
-test_expect_success 'a compile error fails the build, naming file and error' '
+test_expect_success 'a compile error fails the build, naming file and error; sparse could not judge it' '
 	test "$(status_of chk-broken build)" = fail &&
+	test "$(status_of chk-broken sparse)" = error &&
+	grep -E "^chk-broken +sparse +error .*sparse did not run on it" out &&
 	record chk-broken | python3 -c "import json,sys; r=json.load(sys.stdin)[\"checks\"][\"build\"]; assert any(w.startswith(\"$file:\") and \"IRQ_NOT_A_VALUE\" in w for w in r[\"errors\"]), r" &&
 	grep -A3 "^chk-broken  *build  *fail" out | grep IRQ_NOT_A_VALUE
 '
@@ -114,7 +116,7 @@ for k in (\"topic\", \"kernel\", \"base\", \"tip\", \"started\", \"duration_s\",
 assert r[\"topic\"] == \"chk-pass\" and len(r[\"base\"]) == 40 and len(r[\"tip\"]) == 40 and r[\"base\"] != r[\"tip\"]
 assert r[\"reproducer\"].startswith(\"make check TOPIC=chk-pass KERNEL=\")
 for c in r[\"checks\"].values():
-    assert c[\"status\"] in (\"pass\", \"warn\", \"fail\") and c[\"summary\"]
+    assert c[\"status\"] in (\"pass\", \"warn\", \"fail\", \"error\") and c[\"summary\"] and c[\"tool\"]
 " &&
 	test "$(record chk-pass | python3 -c "import json,sys; print(json.load(sys.stdin)[\"base\"])")" = \
 	     "$(kq_git rev-parse "$tag^{commit}")"
@@ -132,6 +134,23 @@ test_expect_success 'a second run reuses the records of the same built commits; 
 	sed -i "s/\"tool\": \"[0-9a-f]*\"/\"tool\": \"0000\"/" "$KQ_RESULTS/$(cat version)/check-chk-pass.json" &&
 	KQ_ROOT="$PWD/data" check chk-pass "$(cat version)" >out4 2>&1 &&
 	! grep reused out4 && grep -E "^chk-pass +checkpatch +pass +[0-9.]+s  " out4
+'
+
+test_expect_success 'a changed input of one check (its codespell dictionary) reruns the checks; the same input reuses' '
+	KQ_ROOT="$PWD/data" check chk-pass "$(cat version)" >out6 2>&1 && grep reused out6 &&
+	{ cat /usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt 2>/dev/null; echo "fautl->fault"; } >dict.txt &&
+	KQ_CODESPELL_DICT=$PWD/dict.txt KQ_ROOT="$PWD/data" check chk-pass "$(cat version)" >out7 2>&1 &&
+	! grep reused out7 && grep -E "^chk-pass +checkpatch +pass +[0-9.]+s  " out7
+'
+
+test_expect_success 'mutation: a check program that breaks its contract (no status, odd exit) is an error naming it' '
+	cp -R "$S/checks" broken && printf "#!/bin/sh\necho w1 went away >&2\nexit 0\n" >broken/w1/run &&
+	printf "#!/bin/sh\nmkdir -p \"\$1/build\"; echo pass >\"\$1/build/status\"; exit 7\n" >broken/build/run &&
+	test_expect_code 1 env KQ_CHECKS_DIR="$PWD/broken" KQ_ROOT="$PWD/data" check chk-pass "$(cat version)" >out8 2>&1 &&
+	grep -E "^chk-pass +w1 +error .*the w1 check broke its contract \(exit 0\): w1 went away" out8 &&
+	grep -E "^chk-pass +build +error .*the build check broke its contract \(exit 7\)" out8 &&
+	grep -E "^chk-pass +sparse +pass " out8 &&
+	test "$(status_of chk-pass w1)" = error
 '
 
 test_expect_success 'hostile compiler output: the record stays valid and keeps every character' '

@@ -6,16 +6,22 @@
 # WT, an allmodconfig (of $ARCH, x86_64 by default) minus the options that
 # turn warnings into errors or need tools outside the build (BTF wants
 # pahole) and minus OPTIONs, with "make prepare" done.  Cheap when OBJ is
-# warm.
+# warm.  OBJ/.kq-config names the configuration last made there, written
+# only once it is complete: a different architecture, option list or
+# kernel version, or a configure cut short, configures again.
 kbuild_prepare() {
-	local wt=$1 obj=$2 o off=()
+	local wt=$1 obj=$2 o off=() want
 	shift 2
 	for o; do off+=(-d "$o"); done
-	if [ ! -f "$obj/.config" ]; then
+	want="${ARCH:-x86_64} allmodconfig -d WERROR -d DEBUG_INFO_BTF${off[*]:+ ${off[*]}} of $(make -C "$wt" -s kernelversion 2>/dev/null || true)"
+	if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.kq-config" 2>/dev/null)" != "$want" ]; then
 		mkdir -p "$obj"
-		make -C "$wt" O="$obj" -s allmodconfig >/dev/null
-		"$wt/scripts/config" --file "$obj/.config" -d WERROR -d DEBUG_INFO_BTF ${off[@]+"${off[@]}"}
-		make -C "$wt" O="$obj" -s olddefconfig >/dev/null
+		rm -f "$obj/.kq-config"
+		make -C "$wt" O="$obj" -s allmodconfig >/dev/null &&
+			"$wt/scripts/config" --file "$obj/.config" -d WERROR -d DEBUG_INFO_BTF ${off[@]+"${off[@]}"} &&
+			make -C "$wt" O="$obj" -s olddefconfig >/dev/null ||
+			die "configuring $obj ($want) failed"
+		printf '%s\n' "$want" >"$obj/.kq-config"
 	fi
 	make -C "$wt" O="$obj" -s -j"$(nproc)" prepare >"$obj/prepare.log" 2>&1 ||
 		die "make prepare failed in $obj: $(grep -m1 -E 'error|Error' "$obj/prepare.log")"

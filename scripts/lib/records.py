@@ -45,7 +45,7 @@ import sys
 
 
 def _check(fields):
-    return {"status": ("pass", "warn", "fail"), "summary": "str"} | fields
+    return {"status": ("pass", "warn", "fail", "error"), "summary": "str", "tool": "str"} | fields
 
 
 TOPIC_CHECKS = {

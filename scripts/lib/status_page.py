@@ -87,7 +87,8 @@ def main(argv):
             for key, label in (("checkpatch", "checkpatch"), ("sparse", "sparse"), ("w1", "W=1"), ("build", "build")):
                 c = ck.get("checks", {}).get(key, {})
                 st = c.get("status", "missing")
-                shown = "warn" if stale and st != "fail" else st
+                # error: the check could not judge; shown as a failure
+                shown = "fail" if st in ("fail", "error") else "warn" if stale else st
                 # what the base already had is shown, not judged
                 kept = len(c.get("kept") or [])
                 info = " (%d kept from base)" % kept if kept else ""
