@@ -13,6 +13,16 @@ use_private_cache() {
 	export KQ_RESULTS="$KQ_CACHE/results"
 }
 
+# use_results_copy: the user's records (KQ_RESULTS, or the cache's),
+# copied into the trash directory: the verbs reuse what is recorded there,
+# and what a test writes stays in its trash directory.
+use_results_copy() {
+	local real=${KQ_RESULTS:-$KQ_CACHE/results}
+	mkdir -p "$SHARNESS_TRASH_DIRECTORY/results"
+	[ ! -d "$real" ] || cp -a "$real/." "$SHARNESS_TRASH_DIRECTORY/results/"
+	export KQ_RESULTS="$SHARNESS_TRASH_DIRECTORY/results"
+}
+
 # need_real_kernel: skip the whole script when real-kernel tests are off
 # (KQ_SKIP_REAL) or apt lists no linux-source-6.12.
 need_real_kernel() {
@@ -161,6 +171,9 @@ records_written() {
 	find "${1:-$KQ_RESULTS}" -name '*.json' -newer "$SHARNESS_TRASH_DIRECTORY/.kq-started" | sort
 }
 # validate_records FILE...: every FILE fits the schema of scripts/lib/records.py.
+# rows FILE PATH FIELD...: the elements of a record's list, one per line,
+# FIELDs "|"-joined (records.py reads the JSON; no pattern on its layout).
+rows() { python3 "$S/lib/records.py" rows "$@"; }
 validate_records() { python3 "$S/lib/records.py" validate "$@"; }
 # validate_listed LIST: the same for the files LIST names, one per line.
 validate_listed() { local f; mapfile -t f <"$1"; [ ${#f[@]} -gt 0 ] && validate_records "${f[@]}"; }

@@ -7,6 +7,7 @@ KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 export KQ_CACHE
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+use_results_copy
 
 need_real_kernel
 
@@ -52,7 +53,7 @@ test_expect_success 'the fsdax topic removes the implicit xarray conversions' '
 '
 
 test_expect_success 'the apply records of every topic fit the schema' '
-	ls "$KQ_CACHE/results/$(cat version)"/apply-*.json >recs &&
+	ls "$KQ_RESULTS/$(cat version)"/apply-*.json >recs &&
 	test "$(wc -l <recs)" -ge 5 && validate_listed recs
 '
 

@@ -94,8 +94,13 @@ make_fixture_topic() {
 	EOC
 }
 
-# finding FILE LINE: the JSON record of that site (one per line).
-finding() { grep -F "\"file\": \"$1\", \"line\": $2," scan.json; }
+# The record read through records.py, one line per element, fields "|"-joined
+# (lists comma-joined): findings.txt "file|line|kind|tools|seen_on|owner|
+# topic|message", unchecked.txt "file|tool|reason", workarounds.txt
+# "file|checker_flags|why".  finding FILE LINE: that site's line.
+finding() { grep "^$1|$2|" findings.txt; }
+# field N: the Nth field of the lines on stdin.
+field() { cut -d"|" -f"$1"; }
 
 test_expect_success 'setup: the real 6.12 tree in a private cache, and the fixture topic' '
 	v=$(KQ_CACHE=$REAL_CACHE kernels --newest 6.12) && echo "$v" >version &&
@@ -115,7 +120,11 @@ test_expect_success 'scan --apply all finds the fixture mixings and fails' '
 		--arch arm64 --only arch/arm64/mm/vmf_fixture_arm64.c --only arch/loongarch/kernel/vdso.c \
 		"$(cat version)" >table 2>log &&
 	cp "$KQ_RESULTS/$(cat version)/scan-all.only.json" scan.json &&
-	python3 -m json.tool scan.json >/dev/null &&
+	python3 "$S/lib/records.py" validate scan.json &&
+	rows scan.json findings file line kind tools seen_on owner topic message >findings.txt &&
+	rows scan.json unchecked file tool reason >unchecked.txt &&
+	rows scan.json workarounds file checker_flags why >workarounds.txt &&
+	test -s findings.txt && test -s unchecked.txt &&
 	grep "^$(cat version) \[all\]: $n files, " table
 '
 
@@ -125,10 +134,10 @@ test_expect_success 'every marked line is found, with its kind and the tools tha
 		markers "$f" >marks && test_line_count = "$(grep -c "/\* scan: " "$f")" marks &&
 		while read -r line kind tools; do
 			rec=$(finding "$misc/${f##*/}" "$line") || { echo "missing: ${f##*/}:$line $kind"; return 1; }
-			echo "$rec" | grep -F "\"kind\": \"$kind\"" >/dev/null ||
+			test "$(echo "$rec" | field 3)" = "$kind" ||
 				{ echo "wrong kind at ${f##*/}:$line: $rec"; return 1; }
 			want=$(echo "$tools" | tr , "\n" | sort | paste -sd,) &&
-			got=$(echo "$rec" | sed "s/.*\"tools\": \[\([^]]*\)\].*/\1/" | tr -d "\" " | tr , "\n" | sort | paste -sd,) &&
+			got=$(echo "$rec" | field 4 | tr , "\n" | sort | paste -sd,) &&
 			test "$want" = "$got" || { echo "${f##*/}:$line seen by $got, want $want"; return 1; }
 		done <marks || return 1
 		n=$((n + $(wc -l <marks)))
@@ -143,14 +152,14 @@ test_expect_success 'VM_FAULT_* constants are seen by spatch in every position' 
 		grep -f <(sed "s/^/^/; s/$/:/" k-lines) const-lines >k-const || true &&
 		test -s k-const || { echo "the fixture has no VM_FAULT_ constant case of $kind"; return 1; }
 		while IFS=: read -r line code; do
-			finding $misc/vmf_fixture.c "$line" | grep -F "spatch" >/dev/null ||
+			finding $misc/vmf_fixture.c "$line" | field 4 | grep -w spatch >/dev/null ||
 				{ echo "spatch misses the constant at vmf_fixture.c:$line:$code"; return 1; }
 		done <k-const || return 1
 	done
 '
 
 test_expect_success 'mutation: fixing one marked line removes exactly that finding' '
-	sites() { sed -n "s|.*\"file\": \"$misc/$1\", \"line\": \([0-9]*\), \"kind\": \"\([a-z-]*\)\".*|\1 \2|p" scan.json | sort; } &&
+	sites() { awk -F"|" -v f="$misc/$1" "\$1 == f { print \$2, \$3 }" findings.txt | sort; } &&
 	m=0 &&
 	for mut in $(cat data/fixture-mutants); do
 		line=${mut##*_}; line=${line%.[ch]} ext=${mut##*.} base=${mut#vmf_mut_}; base=${base%_*} &&
@@ -166,41 +175,40 @@ test_expect_success 'mutation: fixing one marked line removes exactly that findi
 
 test_expect_success 'the amdkfd fault handler keeping VM_FAULT_SIGBUS in an int is found by both tools' '
 	kfd=drivers/gpu/drm/amd/amdkfd/kfd_migrate.c &&
-	grep -F "\"file\": \"$kfd\"" scan.json | grep -F "\"kind\": \"fault-in-int\"" |
-		grep -F "\"sparse\"" | grep -F "\"spatch\"" &&
-	grep -F "{\"file\": \"$kfd\", \"checker_flags\": \"-U__linux__\", \"why\": \"amdgv_sriovmsg.h" scan.json &&
-	! grep -F "{\"file\": \"$kfd\", \"tool\"" scan.json &&
+	grep "^$kfd|[0-9]*|fault-in-int|" findings.txt | field 4 | tr , "\n" | sort | paste -sd, | grep -x sparse,spatch &&
+	grep -F "$kfd|-U__linux__|amdgv_sriovmsg.h" workarounds.txt &&
+	! grep -F "$kfd|" unchecked.txt &&
 	grep -x "  $kfd: CF=-U__linux__" table
 '
 
 test_expect_success 'a file only arm64 builds is checked by the arm64 sparse pass, and says so' '
 	f=arch/arm64/mm/vmf_fixture_arm64.c &&
 	line=$(markers "$FIX/arm64/vmf_fixture_arm64.c" | cut -d" " -f1) &&
-	finding $f "$line" | grep -F "\"kind\": \"fault-in-int\"" | grep -F "\"seen_on\": [\"arm64\"]" |
-		grep -F "\"message\": \"incorrect type in initializer" |
-		grep -F "\"sparse\"" | grep -F "\"spatch\"" &&
-	test "$(grep -c "\"file\": \"$f\", \"line\"" scan.json)" = 1 &&
-	! grep -F "{\"file\": \"$f\", \"tool\"" scan.json &&
-	grep -F "\"configs\": [\"x86_64 allmodconfig\", \"arm64 allmodconfig\"]" scan.json &&
-	finding $misc/vmf_fixture.c 28 | grep -F "\"seen_on\": [\"x86_64\"]" &&
+	finding $f "$line" | awk -F"|" "\$3 == \"fault-in-int\" && \$5 == \"arm64\" && index(\$8, \"incorrect type in initializer\") == 1" |
+		field 4 | tr , "\n" | sort | paste -sd, | grep -x sparse,spatch &&
+	test "$(grep -c "^$f|" findings.txt)" = 1 &&
+	! grep -F "$f|" unchecked.txt &&
+	python3 "$S/lib/records.py" get scan.json configs >configs &&
+	printf "x86_64 allmodconfig\narm64 allmodconfig\n" >configs.want && test_cmp configs.want configs &&
+	test "$(finding $misc/vmf_fixture.c 28 | field 5)" = x86_64 &&
 	grep -E "^$f:$line +fault-in-int +spatch,sparse +scan-fixture +ARM64 PORT .* arm64$" table
 '
 
 test_expect_success 'a file no Debian compiler builds is unchecked, with the reason per architecture' '
-	grep -F "{\"file\": \"arch/loongarch/kernel/vdso.c\", \"tool\": \"sparse\", \"reason\": \"x86_64: not built by allmodconfig; loongarch: no cross compiler in Debian bookworm\"}" scan.json
+	grep -Fx "arch/loongarch/kernel/vdso.c|sparse|x86_64: not built by allmodconfig; loongarch: no cross compiler in Debian bookworm" unchecked.txt
 '
 
 test_expect_success 'correct code is not reported: no finding off the marked lines' '
 	for f in "$FIX"/vmf_fixture*.[ch]; do
 		grep -n "/\* scan: " "$f" | cut -d: -f1 | sed "s|^|$misc/${f##*/}:|"
 	done | sort >want &&
-	sed -n "s|.*\"file\": \"\($misc/vmf_fixture[^\"]*\)\", \"line\": \([0-9]*\),.*|\1:\2|p" scan.json | sort >got &&
+	awk -F"|" -v m="$misc/vmf_fixture" "index(\$1, m) == 1 { print \$1 \":\" \$2 }" findings.txt | sort >got &&
 	test_cmp want got
 '
 
 test_expect_success 'a file sparse cannot parse is unchecked with sparse'"'"'s reason, not clean' '
-	grep -F "\"file\": \"$misc/vmf_fixture_unchecked.c\", \"tool\": \"sparse\", \"reason\": \"x86_64, arm64: sparse error: $misc/vmf_fixture_unchecked.c:10: " scan.json &&
-	grep -F "vmf_fixture_unchecked cannot be checked by sparse" scan.json
+	grep -F "$misc/vmf_fixture_unchecked.c|sparse|x86_64, arm64: sparse error: $misc/vmf_fixture_unchecked.c:10: " unchecked.txt &&
+	grep "^$misc/vmf_fixture_unchecked.c|sparse|.*vmf_fixture_unchecked cannot be checked by sparse" unchecked.txt
 '
 
 test_expect_success 'a file sparse fails on fails the scan even with no finding: could not judge, not clean' '
@@ -213,20 +221,20 @@ test_expect_success 'a file sparse fails on fails the scan even with no finding:
 '
 
 test_expect_success 'a file no Makefile builds is unchecked by sparse, and spatch still reads it' '
-	grep -F "\"file\": \"$misc/vmf_fixture_unbuilt.c\", \"tool\": \"sparse\", \"reason\": \"x86_64, arm64: not built by allmodconfig\"" scan.json &&
+	grep -Fx "$misc/vmf_fixture_unbuilt.c|sparse|x86_64, arm64: not built by allmodconfig" unchecked.txt &&
 	finding $misc/vmf_fixture_unbuilt.c 12 >/dev/null &&
-	! grep -F "\"file\": \"$misc/vmf_fixture.c\", \"tool\"" scan.json
+	! grep -F "$misc/vmf_fixture.c|" unchecked.txt
 '
 
 test_expect_success 'findings name the covering topic or uncovered, and the MAINTAINERS owner' '
-	finding $misc/vmf_fixture.c 28 | grep -F "\"topic\": \"scan-fixture\"" &&
-	finding arch/x86/kernel/cpu/sgx/virt.c 59 | grep -F "\"topic\": \"uncovered\"" &&
-	finding arch/x86/kernel/cpu/sgx/virt.c 59 | grep -F "\"owner\": \"INTEL SGX\"" &&
+	test "$(finding $misc/vmf_fixture.c 28 | field 7)" = scan-fixture &&
+	test "$(finding arch/x86/kernel/cpu/sgx/virt.c 59 | field 7)" = uncovered &&
+	test "$(finding arch/x86/kernel/cpu/sgx/virt.c 59 | field 6)" = "INTEL SGX" &&
 	grep -E "^arch/x86/kernel/cpu/sgx/virt.c:59 +fault-in-int +spatch,sparse +uncovered +INTEL SGX" table
 '
 
 test_expect_success 'the table lists what the JSON lists' '
-	grep -c "\"file\": .*\"line\": " scan.json >n.json &&
+	grep -c . findings.txt >n.json &&
 	grep -cE "^[a-z].*\.(c|h):[0-9]+ " table >n.table &&
 	test_cmp n.json n.table
 '

@@ -42,7 +42,9 @@ record() { cat "$KQ_RESULTS/$(cat version)/check-$1.json"; }
 # wrong: quotes, backslashes, a tab, an ESC and a byte that is not UTF-8.
 hostile_edit='s/^static int irq = -1;/&\n#warning "say \\"hi\\" back\\\\slash\ttab\x1besc\xffbyte"/'
 
-status_of() { record "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['checks']['$2']['status'])"; }
+# get TOPIC PATH: a field of the topic's check record, through records.py.
+get() { python3 "$S/lib/records.py" get "$KQ_RESULTS/$(cat version)/check-$1.json" "$2"; }
+status_of() { get "$1" "checks.$2.status"; }
 
 test_expect_success 'setup: six fixture topics on the real 6.12 tree' '
 	v=$(KQ_CACHE=$REAL_CACHE kernels --newest 6.12) && echo "$v" >version &&
@@ -78,24 +80,24 @@ test_expect_success 'the clean patch passes every check' '
 	for c in checkpatch sparse w1 build; do
 		test "$(status_of chk-pass $c)" = pass || return 1
 	done &&
-	record chk-pass | grep -F "\"objects\": [\"drivers/misc/dummy-irq.o\"]"
+	test "$(get chk-pass objects)" = drivers/misc/dummy-irq.o
 '
 
 test_expect_success 'a style error fails checkpatch, naming the error' '
 	test "$(status_of chk-style checkpatch)" = fail &&
-	record chk-style | grep "space required before the open parenthesis" &&
+	get chk-style checks.checkpatch.details | grep "ERROR: space required before the open parenthesis" &&
 	test "$(status_of chk-style build)" = pass
 '
 
 test_expect_success 'a new sparse warning fails sparse and is listed, W=1 does not see it' '
 	test "$(status_of chk-sparse sparse)" = fail &&
-	record chk-sparse | python3 -c "import json,sys; r=json.load(sys.stdin)[\"checks\"][\"sparse\"]; assert any(\"dummy_irq_seen\" in w for w in r[\"new\"]), r" &&
+	get chk-sparse checks.sparse.new | grep "symbol .dummy_irq_seen. was not declared" &&
 	test "$(status_of chk-sparse w1)" = pass
 '
 
 test_expect_success 'a new W=1 warning fails w1 and is listed, sparse does not see it' '
 	test "$(status_of chk-w1 w1)" = fail &&
-	record chk-w1 | python3 -c "import json,sys; r=json.load(sys.stdin)[\"checks\"][\"w1\"]; assert any(\"unused-but-set-variable\" in w for w in r[\"new\"]), r" &&
+	get chk-w1 checks.w1.new | grep "unused-but-set-variable" &&
 	test "$(status_of chk-w1 sparse)" = pass
 '
 
@@ -103,7 +105,7 @@ test_expect_success 'a compile error fails the build, naming file and error; spa
 	test "$(status_of chk-broken build)" = fail &&
 	test "$(status_of chk-broken sparse)" = error &&
 	grep -E "^chk-broken +sparse +error .*sparse did not run on it" out &&
-	record chk-broken | python3 -c "import json,sys; r=json.load(sys.stdin)[\"checks\"][\"build\"]; assert any(w.startswith(\"$file:\") and \"IRQ_NOT_A_VALUE\" in w for w in r[\"errors\"]), r" &&
+	get chk-broken checks.build.errors | grep "^$file:[0-9]*: .*IRQ_NOT_A_VALUE" &&
 	grep -A3 "^chk-broken  *build  *fail" out | grep IRQ_NOT_A_VALUE
 '
 
@@ -118,7 +120,7 @@ assert r[\"reproducer\"].startswith(\"make check TOPIC=chk-pass KERNEL=\")
 for c in r[\"checks\"].values():
     assert c[\"status\"] in (\"pass\", \"warn\", \"fail\", \"error\") and c[\"summary\"] and c[\"tool\"]
 " &&
-	test "$(record chk-pass | python3 -c "import json,sys; print(json.load(sys.stdin)[\"base\"])")" = \
+	test "$(get chk-pass base)" = \
 	     "$(kq_git rev-parse "$tag^{commit}")"
 '
 
@@ -190,8 +192,9 @@ test_expect_success 'mutation: a missing sparse stops the check with one line; a
 	test_expect_code 1 env KQ_ROOT="$PWD/data" KQ_CHECK_FORCE=1 KQ_SPARSE="$PWD/crash-sparse" \
 		check chk-pass "$(cat version)" >out 2>err &&
 	cat out &&
-	test "$(status_of chk-pass sparse)" != pass &&
-	test "$(status_of chk-pass build)" = fail
+	test "$(status_of chk-pass sparse)" = error &&
+	grep -E "^chk-pass +sparse +error .*sparse did not run on it" out &&
+	test "$(status_of chk-pass build)" != pass
 '
 
 test_expect_success 'every record this script wrote fits the schema' '

@@ -3,9 +3,9 @@
 test_description='check every real topic on the real newest 6.12'
 KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 export KQ_CACHE
-export KQ_RESULTS=${KQ_RESULTS:-$KQ_CACHE/results}
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+use_results_copy
 
 need_real_kernel
 

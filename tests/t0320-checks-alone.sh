@@ -77,13 +77,12 @@ test_expect_success 'every check answers -h with the contract, and bad input wit
 
 # checkpatch: the real script, from the packaged tree when one is imported.
 real_tag=$(git --git-dir="$REAL_CACHE/linux.git" tag -l "debian/6.12*" 2>/dev/null | tail -n 1)
-if [ -n "$real_tag" ] &&
-	for f in scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch; do
-		git --git-dir="$REAL_CACHE/linux.git" show "$real_tag:$f" >"${f##*/}" || exit 1
-	done
-then
-	test_set_prereq CHECKPATCH
-fi
+have_checkpatch=${real_tag:+yes}
+for f in scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch; do
+	[ -z "$have_checkpatch" ] ||
+		git --git-dir="$REAL_CACHE/linux.git" show "$real_tag:$f" >"${f##*/}" || have_checkpatch=
+done
+[ -z "$have_checkpatch" ] || test_set_prereq CHECKPATCH
 
 # cp_tree: the tiny tree with the real checkpatch, the top-level entries
 # it takes for a kernel tree, and a commit on top.

@@ -17,6 +17,11 @@ run it:
                                          null: an empty line)
   records.py validate FILE...            check records; one line per fault
   records.py schema                      the schema, as Markdown
+  records.py rows FILE PATH FIELD...     the elements of the list at PATH, one
+                                         per line, FIELDs joined by "|" (a list
+                                         field comma-joined, null empty)
+  records.py lists KIND PATH             the list fields of KIND's object at
+                                         PATH (lists check checks.w1: new removed kept)
 
 KEY may be dotted (checks.sparse.status) to build nested objects.  SPEC:
   str:TEXT  int:N  num:N (a trailing "s" is dropped)  bool:0|1  null:
@@ -430,6 +435,41 @@ def main(argv):
             else:
                 print(v if isinstance(v, str) else ("" if v is None else json.dumps(v)))
         return 0
+    if cmd == "rows":
+        if len(args) < 3:
+            print("%s rows FILE PATH FIELD..." % prog, file=sys.stderr)
+            return 2
+        try:
+            rec = load(args[0], strict=True)
+        except ValueError as e:
+            print("%s: %s: not JSON: %s" % (prog, args[0], e), file=sys.stderr)
+            return 1
+        if rec is None:
+            print("%s: %s: no such record" % (prog, args[0]), file=sys.stderr)
+            return 1
+        try:
+            elems = _get(rec, args[1])
+        except (KeyError, IndexError):
+            print("%s: %s: no field %s" % (prog, args[0], args[1]), file=sys.stderr)
+            return 1
+        if not isinstance(elems, list):
+            print("%s: %s: %s is not a list" % (prog, args[0], args[1]), file=sys.stderr)
+            return 1
+
+        def text(v):
+            if v is None:
+                return ""
+            if isinstance(v, list):
+                return ",".join(text(e) for e in v)
+            return v if isinstance(v, str) else json.dumps(v)
+        for e in elems:
+            try:
+                print("|".join(text(e[f]) for f in args[2:]))
+            except (KeyError, TypeError):
+                print("%s: %s: an element of %s has no field among %s"
+                      % (prog, args[0], args[1], " ".join(args[2:])), file=sys.stderr)
+                return 1
+        return 0
     if cmd == "validate":
         bad = 0
         for f in args:
@@ -445,7 +485,19 @@ def main(argv):
     if cmd == "schema":
         sys.stdout.write(schema_markdown())
         return 0
-    print("%s: unknown command %r (write get validate schema)" % (prog, cmd), file=sys.stderr)
+    if cmd == "lists":
+        if len(args) != 2 or args[0] not in KINDS:
+            print("%s: usage: lists KIND PATH (KIND: %s)" % (prog, " ".join(KINDS)), file=sys.stderr)
+            return 2
+        node = KINDS[args[0]]
+        for k in args[1].split("."):
+            if not isinstance(node, dict) or k not in node:
+                print("%s: %s has no object at %s" % (prog, args[0], args[1]), file=sys.stderr)
+                return 2
+            node = node[k]
+        print(" ".join(k for k, t in node.items() if isinstance(t, list)))
+        return 0
+    print("%s: unknown command %r (write get rows validate schema lists)" % (prog, cmd), file=sys.stderr)
     return 2
 
 
