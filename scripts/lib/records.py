@@ -380,6 +380,35 @@ def schema_markdown():
     return "\n".join(out) + "\n"
 
 
+def _text(v):
+    """A field as one line of `rows`: lists comma-joined, null empty."""
+    if v is None:
+        return ""
+    if isinstance(v, list):
+        return ",".join(_text(e) for e in v)
+    return v if isinstance(v, str) else json.dumps(v)
+
+
+def _rows(prog, name, rec, path, fields):
+    """`rows`: the elements of the list at PATH, FIELDs "|"-joined."""
+    try:
+        elems = _get(rec, path)
+    except (KeyError, IndexError):
+        print("%s: %s: no field %s" % (prog, name, path), file=sys.stderr)
+        return 1
+    if not isinstance(elems, list):
+        print("%s: %s: %s is not a list" % (prog, name, path), file=sys.stderr)
+        return 1
+    for e in elems:
+        try:
+            print("|".join(_text(e[f]) for f in fields))
+        except (KeyError, TypeError):
+            print("%s: %s: an element of %s has no field among %s"
+                  % (prog, name, path, " ".join(fields)), file=sys.stderr)
+            return 1
+    return 0
+
+
 def main(argv):
     prog = "records.py"
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
@@ -411,9 +440,9 @@ def main(argv):
             print("%s: %s" % (prog, e), file=sys.stderr)
             return 1
         return 0
-    if cmd == "get":
-        if len(args) < 2:
-            print("%s get FILE PATH..." % prog, file=sys.stderr)
+    if cmd in ("get", "rows"):
+        if len(args) < (2 if cmd == "get" else 3):
+            print("%s %s FILE PATH%s..." % (prog, cmd, "" if cmd == "get" else " FIELD"), file=sys.stderr)
             return 2
         try:
             rec = load(args[0], strict=True)
@@ -423,6 +452,8 @@ def main(argv):
         if rec is None:
             print("%s: %s: no such record" % (prog, args[0]), file=sys.stderr)
             return 1
+        if cmd == "rows":
+            return _rows(prog, args[0], rec, args[1], args[2:])
         for p in args[1:]:
             try:
                 v = _get(rec, p)
@@ -434,41 +465,6 @@ def main(argv):
                     print(e)
             else:
                 print(v if isinstance(v, str) else ("" if v is None else json.dumps(v)))
-        return 0
-    if cmd == "rows":
-        if len(args) < 3:
-            print("%s rows FILE PATH FIELD..." % prog, file=sys.stderr)
-            return 2
-        try:
-            rec = load(args[0], strict=True)
-        except ValueError as e:
-            print("%s: %s: not JSON: %s" % (prog, args[0], e), file=sys.stderr)
-            return 1
-        if rec is None:
-            print("%s: %s: no such record" % (prog, args[0]), file=sys.stderr)
-            return 1
-        try:
-            elems = _get(rec, args[1])
-        except (KeyError, IndexError):
-            print("%s: %s: no field %s" % (prog, args[0], args[1]), file=sys.stderr)
-            return 1
-        if not isinstance(elems, list):
-            print("%s: %s: %s is not a list" % (prog, args[0], args[1]), file=sys.stderr)
-            return 1
-
-        def text(v):
-            if v is None:
-                return ""
-            if isinstance(v, list):
-                return ",".join(text(e) for e in v)
-            return v if isinstance(v, str) else json.dumps(v)
-        for e in elems:
-            try:
-                print("|".join(text(e[f]) for f in args[2:]))
-            except (KeyError, TypeError):
-                print("%s: %s: an element of %s has no field among %s"
-                      % (prog, args[0], args[1], " ".join(args[2:])), file=sys.stderr)
-                return 1
         return 0
     if cmd == "validate":
         bad = 0
