@@ -380,12 +380,12 @@ def schema_markdown():
     return "\n".join(out) + "\n"
 
 
-def _text(v):
-    """A field as one line of `rows`: lists comma-joined, null empty."""
+def _row_cell(v):
+    """A field as one cell of `rows`: lists comma-joined, null empty."""
     if v is None:
         return ""
     if isinstance(v, list):
-        return ",".join(_text(e) for e in v)
+        return ",".join(_row_cell(e) for e in v)
     return v if isinstance(v, str) else json.dumps(v)
 
 
@@ -401,7 +401,7 @@ def _rows(prog, name, rec, path, fields):
         return 1
     for e in elems:
         try:
-            print("|".join(_text(e[f]) for f in fields))
+            print("|".join(_row_cell(e[f]) for f in fields))
         except (KeyError, TypeError):
             print("%s: %s: an element of %s has no field among %s"
                   % (prog, name, path, " ".join(fields)), file=sys.stderr)
