@@ -5,7 +5,7 @@ test_description='lint: shell scripts are shellcheck clean and answer -h'
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
 scripts() {
-	for f in "$REPO"/scripts/* "$REPO"/scripts/lib/* "$REPO"/.ci/run; do
+	for f in "$REPO"/scripts/* "$REPO"/scripts/lib/* "$REPO"/scripts/checks/lib.sh "$REPO"/scripts/checks/*/run "$REPO"/.ci/run; do
 		test -f "$f" && head -n 1 "$f" | grep -q bash && echo "$f"
 	done
 }

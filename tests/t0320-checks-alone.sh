@@ -89,7 +89,7 @@ done
 cp_tree() {
 	rm -rf tree && git clone -q base tree &&
 	(cd tree && touch COPYING CREDITS Kbuild MAINTAINERS Makefile README &&
-	 for d in Documentation arch include drivers fs init ipc kernel scripts; do mkdir -p $d && touch $d/.keep || return 1; done) &&
+	 for d in Documentation arch include drivers fs init ipc kernel scripts; do mkdir -p "$d" && touch "$d/.keep" || return 1; done) &&
 	cp checkpatch.pl spelling.txt const_structs.checkpatch tree/scripts/ &&
 	git -C tree add scripts && fgit -C tree commit -qm "scripts: checkpatch" &&
 	commit_tiny "$1" "$2"

@@ -30,6 +30,8 @@ check_start() {
 	shift
 	case ${1:-} in
 	-h | --help)
+		echo "usage: run DIR   (scripts/checks/$NAME/run, the $NAME check; its header says what it judges)"
+		echo
 		sed -n '/^# The contract/,/^set -euo/p' "$CHECKS_DIR/lib.sh" | sed '$d; s/^# \{0,1\}//'
 		exit 0
 		;;

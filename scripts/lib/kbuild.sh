@@ -17,10 +17,11 @@ kbuild_prepare() {
 	if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.kq-config" 2>/dev/null)" != "$want" ]; then
 		mkdir -p "$obj"
 		rm -f "$obj/.kq-config"
-		make -C "$wt" O="$obj" -s allmodconfig >/dev/null &&
+		if ! { make -C "$wt" O="$obj" -s allmodconfig >/dev/null &&
 			"$wt/scripts/config" --file "$obj/.config" -d WERROR -d DEBUG_INFO_BTF ${off[@]+"${off[@]}"} &&
-			make -C "$wt" O="$obj" -s olddefconfig >/dev/null ||
+			make -C "$wt" O="$obj" -s olddefconfig >/dev/null; }; then
 			die "configuring $obj ($want) failed"
+		fi
 		printf '%s\n' "$want" >"$obj/.kq-config"
 	fi
 	make -C "$wt" O="$obj" -s -j"$(nproc)" prepare >"$obj/prepare.log" 2>&1 ||
