@@ -102,7 +102,8 @@ check_rec() { # VERSION TOPIC CHECKPATCH SPARSE [TIP]
 		checks.sparse.removed=words: checks.sparse.kept=words: checks.sparse.vm_fault_t_left=words: \
 		checks.sparse.unchecked=words: \
 		checks.w1.status=str:pass checks.w1.summary=str:s checks.w1.new=words: checks.w1.removed=words: \
-		checks.w1.kept=words: checks.build.status=str:pass checks.build.summary=str:s checks.build.errors=words:
+		checks.w1.kept=words: checks.build.status=str:pass checks.build.summary=str:s checks.build.errors=words: \
+		checks.checkpatch.tool=str:0 checks.sparse.tool=str:0 checks.w1.tool=str:0 checks.build.tool=str:0
 }
 rebase_rec() { # VERSION TOPIC FROM STATUS OUTCOME
 	mkdir -p "results/$1" && echo "1:  a = 1:  b x" >"results/$1/rangediff-$2.txt" &&
@@ -218,6 +219,14 @@ test_expect_success 'warn only where a person must look: base warnings are shown
 	cellof_in() { awk -F" [|] " -v t="| $2" -v c="$3" "index(\$0, t \" |\") == 1 { print \$(c + 1) }" "$1"; } &&
 	cellof_in status2.md good 1 | grep "^PASS .*W=1 pass (2 kept from base) · build pass · boot PASS (booted)" &&
 	cellof_in status2.md stale 1 | grep "^WARN .*boot PASS (build-only: needs hardware QEMU lacks)"
+'
+
+test_expect_success 'a check that could not judge (error) is a failure on the page, never a pass' '
+	rm -rf t3 && mkdir t3 && cp -r results t3/ &&
+	(cd t3 && check_rec 6.1.5-1 good pass error) &&
+	{ KQ_ROOT=$PWD/root KQ_RESULTS=$PWD/t3/results status --out page3 6.1.5-1 >out3; test $? -eq 1; } &&
+	awk -F" [|] " "index(\$0, \"| good |\") == 1 { print \$2 }" page3/status.md >cell3 && cat cell3 &&
+	grep "^FAIL .*\*\*sparse error\*\*" cell3
 '
 
 test_expect_success 'nine topics on four kernels fit a 1400x1000 window; a cell opens to its details in one click' '
