@@ -125,21 +125,21 @@ test_expect_success 'the checks and the boot of the topic are green (real check,
 	grep -E "^boot .*: PASS in" boot.out && grep -E "^  snd +booted" boot.out
 '
 
-test_expect_success 'a check that is not pass (warn, fail, no status) is refused by name; the cover says what sparse did not check' '
+test_expect_success 'a check that is not pass (error, warn, no status) is refused by name; the cover says what sparse did not check' '
 	rec=$KQ_RESULTS/$(cat version)/check-snd.json &&
 	cp "$rec" check.good &&
 	test_when_finished "cp check.good \"$rec\"" &&
 	python3 - "$rec" <<-\EOP &&
 	import json, sys
 	r = json.load(open(sys.argv[1]))
-	r["checks"]["sparse"]["status"] = "warn"
+	r["checks"]["sparse"]["status"] = "error"
 	r["checks"]["sparse"]["unchecked"] = ["drivers/misc/dummy-irq.c"]
-	r["checks"]["w1"]["status"] = "fail"
+	r["checks"]["w1"]["status"] = "warn"
 	del r["checks"]["build"]["status"]
 	json.dump(r, open(sys.argv[1], "w"))
 	EOP
 	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
-	refused "checks not green on [^ ]+: sparse warn, w1 fail, build missing \(sparse could not check: drivers/misc/dummy-irq.c\)" &&
+	refused "checks not green on [^ ]+: sparse error, w1 warn, build missing \(sparse could not check: drivers/misc/dummy-irq.c\)" &&
 	! grep "checkpatch" err &&
 	send snd >out 2>err &&
 	grep "not sendable yet: checks not green" out &&
