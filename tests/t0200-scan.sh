@@ -220,6 +220,23 @@ test_expect_success 'a file sparse fails on fails the scan even with no finding:
 	grep -E "^could not judge [0-9]+ files: a tool failed on them: .*$misc/vmf_fixture_unchecked.c" table
 '
 
+test_expect_success 'a sparse pass of the same commit, tools and files is kept, not rerun; another sparse or KQ_SCAN_FRESH=1 reruns it' '
+	m=$(sed -n "s|^\($misc/vmf_mut_unchecked_[0-9]*\.c\)$|\1|p" data/fixture-files | sed -n 1p) &&
+	test_expect_code 1 scan --apply all --only "$m" "$(cat version)" >again 2>again.err &&
+	grep "x86_64: sparse pass kept from " again.err &&
+	! grep "x86_64: sparse done" again.err &&
+	test_cmp one again &&
+	test_expect_code 1 env KQ_SCAN_FRESH=1 scan --apply all --only "$m" "$(cat version)" >fresh 2>fresh.err &&
+	grep "x86_64: sparse done" fresh.err && ! grep "kept from" fresh.err &&
+	test_cmp one fresh &&
+	# a sparse that says it is another version is another tool
+	mkdir -p other-sparse &&
+	printf "#!/bin/sh\n[ \"\$1\" = --version ] && { echo v0.0-other; exit 0; }\nexec %s \"\$@\"\n" "$(command -v sparse)" >other-sparse/sparse &&
+	chmod +x other-sparse/sparse &&
+	test_expect_code 1 env PATH="$PWD/other-sparse:$PATH" scan --apply all --only "$m" "$(cat version)" >other 2>other.err &&
+	grep "x86_64: sparse done" other.err && ! grep "kept from" other.err
+'
+
 test_expect_success 'a file no Makefile builds is unchecked by sparse, and spatch still reads it' '
 	grep -Fx "$misc/vmf_fixture_unbuilt.c|sparse|x86_64, arm64: not built by allmodconfig" unchecked.txt &&
 	finding $misc/vmf_fixture_unbuilt.c 12 >/dev/null &&
