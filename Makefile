@@ -19,6 +19,7 @@ SELFTEST ?=
 SEND ?=
 EXTEND ?=
 CONFIRM ?=
+LAST ?=
 .PHONY: propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
@@ -122,7 +123,7 @@ propose-update:
 
 ## make chain        walk copies of the topics through every packaged version; the matrix
 chain:
-	@$(S)/rebase --chain $(TOPIC)
+	@$(S)/rebase --chain $(if $(LAST),--last $(LAST)) $(TOPIC)
 
 ## make boot KERNEL=6.12.118 [SELFTEST=crash|hang|warn|fail|mm|mm-hang]   QEMU boot test of
 ##                   the integration kernel (every topic), guest tests in C, KUnit

@@ -120,6 +120,19 @@ test_expect_success 'the chain walks copies through every version and prints the
 	grep -E "^  shared +\.$" out
 '
 
+test_expect_success 'chain --last N walks only the newest N versions of each track, and nothing older' '
+	rm -rf root && cp -r pristine root && sums >before &&
+	KQ_RESULTS=$PWD/last rebase --chain --last 2 >out &&
+	cat out &&
+	sums >after && test_cmp before after &&
+	grep "^main: 6.1 walk starts at 6.1.2-1, the oldest version its series applies to" out &&
+	grep "^shared: 6.12 walk starts at 6.12.1-1~deb12u1" out &&
+	test -f last/6.1.3-1/rebase-main.json &&
+	! test -e last/6.1.1-1 &&
+	test_expect_code 2 rebase --chain --last 0 2>err && test_line_count = 1 err && grep -- "--last: .0. is not a positive number" err &&
+	test_expect_code 2 rebase --chain --last x 2>err && test_line_count = 1 err
+'
+
 test_expect_success 'bad input: one line naming the problem, exit 2, nothing written' '
 	rm -rf root && cp -r pristine root && sums >before &&
 	test_expect_code 2 rebase nosuch 6.1.2-1 2>err && test_line_count = 1 err && grep "unknown topic .nosuch." err &&

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC1091,SC2034
-test_description='rebase: the real topics walked through every packaged kernel of their tracks'
+test_description='rebase: the real topics walked through the newest packaged kernels of their tracks'
 KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 export KQ_CACHE
 . /usr/share/sharness/sharness.sh
@@ -11,9 +11,13 @@ need_real_kernel
 
 sums() { (cd "$REPO" && find branches kernel-patches cover-letters -type f | sort | xargs md5sum); }
 
+# The newest two versions of each track: every track gets a real move with
+# its range-diff, and a new machine imports a few versions, not all twenty
+# (the whole walk is make chain; t0500 walks every version of a synthetic
+# chain).
 test_expect_success 'the chain walks every active topic up to the newest kernel of each of its tracks' '
 	sums >before &&
-	rebase --chain >out 2>err &&
+	rebase --chain --last 2 >out 2>err &&
 	cat out &&
 	sums >after && test_cmp before after &&
 	grep "^track 6.1: " out && grep "^track 6.12: " out &&
