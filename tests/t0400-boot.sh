@@ -138,6 +138,12 @@ test_expect_success 'an mm selftest failing only with the topics fails the verdi
 		"fails-on-base mm.kq-mm-broken.fails_everywhere" "fails-on-base mm.kq-mm-broken" \
 		"ok mm.kq-mm-broken.passes_everywhere" | sort >want &&
 	test_cmp want got &&
+	grep -q "kq-init: mode mm" "$KQ_RESULTS/$(cat version)/boot-mm.base.console.log" &&
+	# again: the base run is kept, with its console where the record says
+	rm "$KQ_RESULTS/$(cat version)/boot-mm.base.console.log" &&
+	test_expect_code 1 boot --selftest mm "$(cat version)" >out2 2>err2 &&
+	grep -E "^boot $(cat version): [0-9]+ mm selftest results failed; the base kernel.s run of the same programs is kept" out2 &&
+	grep -E ": FAIL in .*the base kernel passes them\): mm\.kq-mm-regress\.fails_with_the_topics" out2 &&
 	grep -q "kq-init: mode mm" "$KQ_RESULTS/$(cat version)/boot-mm.base.console.log"
 '
 
