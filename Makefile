@@ -130,13 +130,14 @@ chain:
 boot:
 	@rc=0; for k in $(KERNEL); do $(S)/boot $(if $(SELFTEST),--selftest $(SELFTEST)) $$k || rc=1; done; exit $$rc
 
-## make test         run the test suite (tests/t*.sh under prove)
+## make test         run the test suite (tests/t*.sh under prove, in two lanes
+##                   side by side: tests/run-lanes -h)
 test: deps
-	@cd tests && prove -f --timer t[0-9]*.sh
+	@tests/run-lanes -f --timer
 
 ## make test-quick   the synthetic tests only (no packaged kernel)
 test-quick: deps
-	@cd tests && KQ_SKIP_REAL=1 prove -f --timer t[0-9]*.sh
+	@KQ_SKIP_REAL=1 tests/run-lanes -f --timer
 
 ## make bench        benchmarks against the naive way, as ratios
 bench: deps

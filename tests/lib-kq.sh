@@ -7,6 +7,10 @@ REPO=$(cd "$SHARNESS_TEST_DIRECTORY/.." && pwd)
 S=$REPO/scripts
 export PATH="$S:$PATH"
 
+# ere STRING: STRING as an extended regular expression that matches only
+# itself (a Debian version such as 7.3.4-1~bpo13+1 has a '+').
+ere() { printf '%s' "$1" | sed 's/[][\\.*^$+?(){}|]/\\&/g'; }
+
 # A private cache per test script; never the user's.
 use_private_cache() {
 	export KQ_CACHE="$SHARNESS_TRASH_DIRECTORY/cache"
@@ -49,6 +53,8 @@ use_fixture_cache() {
 	# what differs, not the whole kernel again.
 	export KQ_CCACHE_DIR="$real/ccache"
 	[ -d "$KQ_CACHE/linux.git" ] || git init -q --bare "$KQ_CACHE/linux.git" || return 1
+	# the sparse make deps built for 7.x trees
+	{ [ -e "$KQ_CACHE/tools" ] || [ ! -d "$real/tools" ] || ln -s "$real/tools" "$KQ_CACHE/tools"; } || return 1
 	echo "$real/linux.git/objects" >"$KQ_CACHE/linux.git/objects/info/alternates" &&
 	kq_git update-ref "refs/tags/$tag" "$(git --git-dir="$real/linux.git" rev-parse "refs/tags/$tag")"
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC1091,SC2034
-test_description='boot: the integration kernel of the real newest 6.12 in QEMU, and each failure mode caught'
+test_description='boot: the integration kernel of the real newest 7.3 in QEMU, and each failure mode caught'
 KQ_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 export KQ_CACHE
 . /usr/share/sharness/sharness.sh
@@ -9,10 +9,17 @@ use_results_copy
 
 need_real_kernel
 
+# The newest track, where maintainers apply.  Its base kernel differs from
+# the integration one in a few objects (no topic of it changes a header most
+# objects include), so the base rerun's kernel comes from ccache: the cheap
+# track for a new machine's cold cache.  6.1 and 6.12 are booted by make and
+# the workflow's boot job.
+track=7.3
+
 field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 test_expect_success 'the guest init and tests are checkpatch --strict clean (kernel style)' '
-	v=$(kernels --newest 6.12) && kernel-tree "$v" >/dev/null &&
+	v=$(kernels --newest $track) && kernel-tree "$v" >/dev/null &&
 	for f in checkpatch.pl spelling.txt const_structs.checkpatch; do
 		kq_git show "refs/tags/debian/$(echo "$v" | tr "~:" "_%"):scripts/$f" >$f || return 1
 	done &&
@@ -23,10 +30,10 @@ test_expect_success 'the guest init and tests are checkpatch --strict clean (ker
 '
 
 test_expect_success 'the integration kernel boots and every guest test and KUnit case passes' '
-	v=$(kernels --newest 6.12) && echo "$v" >version &&
+	v=$(kernels --newest $track) && echo "$v" >version &&
 	boot "$v" >out 2>err &&
 	cat out &&
-	grep -E "^boot $v: PASS in " out &&
+	grep -E "^boot $(ere "$v"): PASS in " out &&
 	rec=$KQ_RESULTS/$v/boot.json &&
 	test "$(field "$rec" "r[\"verdict\"]")" = PASS &&
 	test "$(field "$rec" "r[\"qemu_exit\"]")" = 3 &&
@@ -56,7 +63,7 @@ test_expect_success 'each guest program and the KUnit suite reported results by 
 
 test_expect_success 'the kernel'"'"'s mm selftests ran in that boot: every listed program, results by name, none failing only with the topics' '
 	rec=$KQ_RESULTS/$(cat version)/boot.json &&
-	python3 - "$rec" "$REPO/ci/mm-selftests-6.12.list" <<-\EOP
+	python3 - "$rec" "$REPO/ci/mm-selftests-$track.list" <<-\EOP
 	import json, sys
 	r = json.load(open(sys.argv[1]))
 	mm = {x["name"]: x["status"] for x in r["results"] if x["name"].startswith("mm.")}
@@ -70,7 +77,7 @@ test_expect_success 'the kernel'"'"'s mm selftests ran in that boot: every liste
 	ok = [n for n, s in mm.items() if s == "ok"]
 	assert len(ok) >= 50, len(ok)
 	# device-private pages of test_hmm fault back through migrate_to_ram
-	assert [n for n in ok if n.startswith("mm.hmm-tests.") and "migrate" in n], "no hmm migration passed"
+	assert [n for n in ok if n.startswith("mm.hmm-tests") and ".hmm_device_private.migrate" in n], "no hmm migration passed"
 	EOP
 '
 
@@ -78,19 +85,16 @@ test_expect_success 'the console is kept, and topics that cannot run here say wh
 	v=$(cat version) &&
 	grep "kq-init: verdict PASS" "$KQ_RESULTS/$v/boot.console.log" &&
 	grep -E "^  x86-sgx +build-only +SGX enclaves need SGX hardware" out &&
-	grep -E "^  nouveau +build-only +.*NVIDIA GPU" out &&
+	grep -E "^  amdkfd +build-only +.*AMD GPU" out &&
 	grep -E "^  fsdax +booted +guest tests: dax" out
 '
 
 # KQ_BOOT_MM=0: the same kernel (kept: no build) without the mm selftests.
-# Other tracks (6.1, 7.3) are booted by make and the workflow's boot job:
-# here they would cost a new machine a cold kernel each and exercise no
-# path of scripts/boot the 6.12 boots do not.
 test_expect_success 'KQ_BOOT_MM=0 boots the same kernel without the mm selftests, and says so' '
 	KQ_BOOT_MM=0 boot "$(cat version)" >out0 2>err0 &&
 	cat out0 &&
-	grep -E "^boot $(cat version): PASS in " out0 &&
-	grep -E "^boot $(cat version): bzImage of this commit and config kept from the last build" out0 &&
+	grep -E "^boot $(ere "$(cat version)"): PASS in " out0 &&
+	grep -E "^boot $(ere "$(cat version)"): bzImage of this commit and config kept from the last build" out0 &&
 	grep -E "^  ok +vm_fault_errno\." out0 &&
 	{ grep -E "^  (fail|skip) " out0 >bad0 || :; } &&
 	test_line_count = 0 bad0 &&
@@ -129,7 +133,11 @@ test_expect_success 'an mm selftest failing only with the topics fails the verdi
 	test_expect_code 1 boot --selftest mm "$(cat version)" >out 2>err &&
 	cat out &&
 	grep -E ": FAIL in .*mm selftests that fail only with the topics \(the base kernel passes them\): mm\.kq-mm-regress\.fails_with_the_topics" out &&
-	grep -E "^boot $(cat version): base kernel: 2 of them fail there too" out &&
+	grep -E "^boot $(ere "$(cat version)"): base kernel: 2 of them fail there too" out &&
+	# a base kernel built in this run (not kept from an earlier one) came
+	# mostly from ccache: it mirrors the integration build paths
+	{ sed -n "s/^boot $(cat version): base kernel built (.*; \([0-9]*\) of \([0-9]*\) compiles from ccache)$/\1 \2/p" out >hits || :; } &&
+	if test -s hits; then cat hits && read -r h n <hits && test $((h * 10)) -ge $((n * 8)); fi &&
 	rec=$KQ_RESULTS/$(cat version)/boot-mm.json &&
 	python3 "$S/lib/records.py" get "$rec" "results.*.status" >st &&
 	python3 "$S/lib/records.py" get "$rec" "results.*.name" >nm &&
@@ -142,7 +150,7 @@ test_expect_success 'an mm selftest failing only with the topics fails the verdi
 	# again: the base run is kept, with its console where the record says
 	rm "$KQ_RESULTS/$(cat version)/boot-mm.base.console.log" &&
 	test_expect_code 1 boot --selftest mm "$(cat version)" >out2 2>err2 &&
-	grep -E "^boot $(cat version): [0-9]+ mm selftest results failed; the base kernel.s run of the same programs is kept" out2 &&
+	grep -E "^boot $(ere "$(cat version)"): [0-9]+ mm selftest results failed; the base kernel.s run of the same programs is kept" out2 &&
 	grep -E ": FAIL in .*the base kernel passes them\): mm\.kq-mm-regress\.fails_with_the_topics" out2 &&
 	grep -q "kq-init: mode mm" "$KQ_RESULTS/$(cat version)/boot-mm.base.console.log"
 '
