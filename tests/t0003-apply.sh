@@ -69,6 +69,32 @@ test_expect_success 'applying twice gives the same branch' '
 	apply good 6.1.2 && test "$(kq_git rev-parse topic/good/6.1.2-2)" = "$id"
 '
 
+test_expect_success 'a topic commit is the queue'"'"'s: the same id whoever applies it, the author kept' '
+	id=$(kq_git rev-parse topic/good/6.1.2-2) &&
+	test "$(kq_git log -1 --format="%cn <%ce>" "$id")" = "vmfault-queue <vmfault-queue@localhost>" &&
+	test "$(kq_git log -1 --format="%an <%ae>" "$id")" = "Fixture Author <author@example.org>" &&
+	kq_git update-ref -d refs/heads/topic/good/6.1.2-2 &&
+	GIT_COMMITTER_NAME=Someone GIT_COMMITTER_EMAIL=someone@example.net apply good 6.1.2 >out &&
+	grep "^  \[2/2\] .*: applied$" out &&
+	test "$(kq_git rev-parse topic/good/6.1.2-2)" = "$id"
+'
+
+test_expect_success 'a branch another committer made (and recorded) is applied again as the queue'"'"'s' '
+	id=$(kq_git rev-parse topic/good/6.1.2-2) &&
+	c=$(kq_git rev-parse debian/6.1.2-2) &&
+	for x in $(kq_git rev-list --reverse debian/6.1.2-2..topic/good/6.1.2-2); do
+		c=$(kq_git log -1 --format=%B "$x" | GIT_COMMITTER_NAME=Old GIT_COMMITTER_EMAIL=old@example.net \
+			GIT_AUTHOR_NAME="Fixture Author" GIT_AUTHOR_EMAIL=author@example.org \
+			kq_git commit-tree -p "$c" "$x^{tree}") || return 1
+	done &&
+	kq_git update-ref refs/heads/topic/good/6.1.2-2 "$c" &&
+	rec="$KQ_RESULTS/6.1.2-2/apply-good.json" &&
+	python3 -c "import json, sys; r = json.load(open(sys.argv[1])); r[\"tip\"] = sys.argv[2]; json.dump(r, open(sys.argv[1], \"w\"))" "$rec" "$c" &&
+	apply good 6.1.2 >out &&
+	grep "^  \[2/2\] .*: applied$" out &&
+	test "$(kq_git rev-parse topic/good/6.1.2-2)" = "$id"
+'
+
 test_expect_success 'a patch that does not apply names patch, file and hunk; nothing changes' '
 	kq_git update-ref refs/heads/topic/bad/6.1.2-2 debian/6.1.2-2 &&
 	kq_git for-each-ref >refs.before &&
@@ -89,6 +115,22 @@ test_expect_success 'all applies every active topic of the track and skips other
 	apply all 6.12.1 >out &&
 	grep "^good: topic/good/6.12.1-1_deb12u1 at" out &&
 	grep "^newonly: topic/newonly/6.12.1-1_deb12u1 at" out
+'
+
+test_expect_success 'the integration merge is the same whoever makes it, dated like its base' '
+	kq_git worktree add -q --detach wt12 debian/6.12.1-1_deb12u1 &&
+	echo "/* another file */" >>wt12/include/linux/mm_types.h &&
+	git -C wt12 commit -q -a -m "mm: a second topic, in another file" &&
+	make_topic other "6.12" &&
+	git -C wt12 format-patch -q --zero-commit -o "$PWD/root/kernel-patches/other" HEAD~1..HEAD &&
+	(cd root/kernel-patches/other && ls *.patch >series) &&
+	apply other 6.12.1 >/dev/null &&
+	integ() { bash -c ". \"\$1/lib/common.sh\"; kq_lib versions topics trees; integration_commit 6.12.1-1~deb12u1 6.12" _ "$S"; } &&
+	a=$(GIT_COMMITTER_NAME=One GIT_COMMITTER_EMAIL=one@example.net GIT_AUTHOR_NAME=One integ) &&
+	b=$(GIT_COMMITTER_NAME=Two GIT_COMMITTER_EMAIL=two@example.net GIT_AUTHOR_NAME=Two integ) &&
+	test "$a" = "$b" && test "$(kq_git rev-list --parents -1 "$a" | wc -w)" = 3 &&
+	test "$(kq_git log -1 --format="%an <%ae>|%cn <%ce>" "$a")" = "vmfault-queue <vmfault-queue@localhost>|vmfault-queue <vmfault-queue@localhost>" &&
+	test "$(kq_git log -1 --format=%ad --date=raw "$a")" = "$(kq_git log -1 --format=%ad --date=raw debian/6.12.1-1_deb12u1)"
 '
 
 test_expect_success 'the summary table shows each topic on each kernel' '

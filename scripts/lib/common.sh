@@ -63,6 +63,18 @@ ensure_cache() {
 	fi
 }
 
+# The commits the queue derives from the patch files (topic branches,
+# rebased topics, integration merges) are the queue's, whoever runs it:
+# the same patches on the same base then give the same commit ids in
+# `make`, the tests and CI, and the records keyed on a commit (checks,
+# kept scan passes) serve them all.  The patches' authors stay theirs.
+KQ_IDENT_NAME=vmfault-queue
+KQ_IDENT_EMAIL=vmfault-queue@localhost
+# as_queue CMD...: CMD committing as the queue (git am).
+as_queue() { GIT_COMMITTER_NAME=$KQ_IDENT_NAME GIT_COMMITTER_EMAIL=$KQ_IDENT_EMAIL "$@"; }
+# by_queue COMMIT: whether the queue committed COMMIT.
+by_queue() { [ "$(kgit log -1 --format=%ce "$1" 2>/dev/null)" = "$KQ_IDENT_EMAIL" ]; }
+
 # take_lock: serialise everything that writes to the cache.  flock drops
 # the lock when the process dies, so an interrupted run leaves none behind.
 take_lock() {

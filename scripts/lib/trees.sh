@@ -24,8 +24,8 @@ patch_failure() {
 }
 
 # merge_onto COMMIT BRANCH...: COMMIT with each BRANCH merged in, as linux-next
-# does it (merge-tree, no worktree), each merge dated like COMMIT so the same
-# inputs give the same id.  Fast-forwards when COMMIT is an ancestor.
+# does it (merge-tree, no worktree), each merge the queue's (as_queue) and
+# dated like COMMIT, so the same inputs give the same id.  Fast-forwards when COMMIT is an ancestor.
 # Prints the result; dies naming the branch and the file on a conflict.
 merge_onto() {
 	local commit=$1 b mb tree date
@@ -42,7 +42,8 @@ merge_onto() {
 		tree=$(kgit merge-tree --write-tree --name-only "$commit" "$b") ||
 			die "merging $b conflicts in $(printf '%s\n' "$tree" | sed -n '2,/^$/p' | sed '/^$/d' | paste -sd' ')"
 		commit=$(GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
-			kgit commit-tree -p "$commit" -p "$b" -m "Merge $b" "$tree")
+			GIT_AUTHOR_NAME=$KQ_IDENT_NAME GIT_AUTHOR_EMAIL=$KQ_IDENT_EMAIL \
+			as_queue kgit commit-tree -p "$commit" -p "$b" -m "Merge $b" "$tree")
 	done
 	printf '%s\n' "$commit"
 }
