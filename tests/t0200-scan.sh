@@ -73,7 +73,7 @@ make_fixture_topic() {
 	make_mutants "$g/$misc" &&
 	cp "$FIX/arm64/vmf_fixture_arm64.c" "$g/arch/arm64/mm/" &&
 	printf "obj-y\t\t\t\t+= vmf_fixture_arm64.o\n" >>"$g/arch/arm64/mm/Makefile" &&
-	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_unchecked.c vmf_fixture_trace.c vmf_mut_*.c vmf_hmut_*.c) | grep -v unbuilt |
+	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_unchecked.c vmf_fixture_unparsed.c vmf_fixture_trace.c vmf_mut_*.c vmf_hmut_*.c) | grep -v unbuilt |
 		sed 's/\.c$/.o/' | paste -sd' ' | sed 's/^/obj-m\t\t\t\t+= /' >>"$g/$misc/Makefile" &&
 	(cd "$g/$misc" && ls vmf_fixture*.c vmf_mut_*.c vmf_hmut_*.c) | sed "s|^|$misc/|" >"$d/fixture-files" &&
 	(cd "$g/$misc" && ls vmf_mut_*) >"$d/fixture-mutants" &&
@@ -190,7 +190,7 @@ test_expect_success 'a file only arm64 builds is checked by the arm64 sparse pas
 	! grep -F "$f|" unchecked.txt &&
 	python3 "$S/lib/records.py" get scan.json configs >configs &&
 	printf "x86_64 allmodconfig\narm64 allmodconfig\n" >configs.want && test_cmp configs.want configs &&
-	test "$(finding $misc/vmf_fixture.c 28 | field 5)" = x86_64 &&
+	test "$(finding $misc/vmf_fixture.c "$(markers "$FIX/vmf_fixture.c" | sed -n "1s/ .*//p")" | field 5)" = x86_64 &&
 	grep -E "^$f:$line +fault-in-int +spatch,sparse +scan-fixture +ARM64 PORT .* arm64$" table
 '
 
@@ -209,6 +209,13 @@ test_expect_success 'correct code is not reported: no finding off the marked lin
 test_expect_success 'a file sparse cannot parse is unchecked with sparse'"'"'s reason, not clean' '
 	grep -F "$misc/vmf_fixture_unchecked.c|sparse|x86_64, arm64: sparse error: $misc/vmf_fixture_unchecked.c:10: " unchecked.txt &&
 	grep "^$misc/vmf_fixture_unchecked.c|sparse|.*vmf_fixture_unchecked cannot be checked by sparse" unchecked.txt
+'
+
+test_expect_success 'fault code in a function spatch cannot parse is named and fails the scan; the guards it is taught parse' '
+	grep -E "^$misc/vmf_fixture_unparsed.c\|spatch\|spatch could not parse the function around line 21, which holds fault code" unchecked.txt &&
+	grep -E "^could not judge [0-9]+ files: a tool failed on them: .*$misc/vmf_fixture_unparsed.c" table &&
+	! grep -F "$misc/vmf_fixture.c|spatch|" unchecked.txt &&
+	finding $misc/vmf_fixture.c "$(grep -n "^	return (unsigned int)ret; .*scan: cast" "$FIX/vmf_fixture.c" | sed -n 2p | cut -d: -f1)" | field 4 | grep -x "spatch,sparse"
 '
 
 test_expect_success 'a file sparse fails on fails the scan even with no finding: could not judge, not clean' '
@@ -244,7 +251,7 @@ test_expect_success 'a file no Makefile builds is unchecked by sparse, and spatc
 '
 
 test_expect_success 'findings name the covering topic or uncovered, and the MAINTAINERS owner' '
-	test "$(finding $misc/vmf_fixture.c 28 | field 7)" = scan-fixture &&
+	test "$(finding $misc/vmf_fixture.c "$(markers "$FIX/vmf_fixture.c" | sed -n "1s/ .*//p")" | field 7)" = scan-fixture &&
 	test "$(finding arch/x86/kernel/cpu/sgx/virt.c 59 | field 7)" = uncovered &&
 	test "$(finding arch/x86/kernel/cpu/sgx/virt.c 59 | field 6)" = "INTEL SGX" &&
 	grep -E "^arch/x86/kernel/cpu/sgx/virt.c:59 +fault-in-int +spatch,sparse +uncovered +INTEL SGX" table

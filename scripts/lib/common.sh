@@ -131,7 +131,7 @@ record_get() { python3 "$KQ_SCRIPTS/lib/records.py" get "$@"; }
 tool_id() {
 	{
 		cat "$KQ_SCRIPTS/$PROG" "$KQ_SCRIPTS"/lib/* "$KQ_SCRIPTS/vm_fault_t.cocci" \
-			"$KQ_SCRIPTS/sparse-workarounds" "$KQ_SCRIPTS/sparse-limits" "$KQ_SCRIPTS/cross-arches" "$@"
+			"$KQ_SCRIPTS/spatch-macros.h" "$KQ_SCRIPTS/sparse-workarounds" "$KQ_SCRIPTS/sparse-limits" "$KQ_SCRIPTS/cross-arches" "$@"
 		sparse --version
 		cat "$KQ_CACHE/tools/sparse/VERSION"
 		spatch --version | sed -n 1p

@@ -8,7 +8,11 @@
 # spatch cannot parse the TRACE_EVENT around it, so for every such use this
 # writes OUTDIR/pf-N.c, where each entry of the table is passed to an
 # unsigned long parameter (the shape vm_fault_t.cocci's argument rule
-# judges), and prints "OUTDIR/pf-N.c|FILE|LINE|TABLE|DEFINED-IN|USE-LINE":
+# judges) -- and so is the value printed when it is a field the event
+# declares as a vm_fault_t (__field(vm_fault_t, ret), f2fs's mmap events
+# on 7.x) -- and prints
+# "OUTDIR/pf-N.c|FILE|LINE|TABLE|DEFINED-IN|USE-LINE|VALUE-LINE" (the line
+# of pf-N.c that passes the value, empty when the field is no vm_fault_t):
 # scripts/scan points spatch's findings in pf-N.c back at FILE:LINE, the
 # line of the trace event macro around the use (where sparse reports a
 # diagnostic of its expansion).  Entries written through a
@@ -47,12 +51,19 @@ for my $file (@files) {
 	while ($src =~ /^[ \t]*(?:TRACE_EVENT\w*|DECLARE_EVENT_CLASS\w*|DEFINE_EVENT\w*)\s*\(/mg) {
 		push @events, $-[0];
 	}
-	while ($src =~ /__print_flags\s*\(\s*[^,()]+(?:\([^()]*\)[^,()]*)*,\s*"[^"]*"\s*,\s*(\w+)\s*\)/g) {
-		my ($at, $name) = ($-[0], $1);
+	while ($src =~ /__print_flags\s*\(\s*([^,()]+(?:\([^()]*\)[^,()]*)*),\s*"[^"]*"\s*,\s*(\w+)\s*\)/g) {
+		my ($at, $value, $name) = ($-[0], $1, $2);
 		my ($ev) = grep { $_ < $at } reverse @events;
 		my $line = 1 + (substr($src, 0, $ev // $at) =~ tr/\n//);
 		my $own = 1 + (substr($src, 0, $at) =~ tr/\n//);
-		push @uses, [$file, $line, $name, $own];
+		# the value printed: a ring buffer field the event declares
+		# as a vm_fault_t is itself a fault code in an unsigned long
+		my $fault = 0;
+		if (defined $ev && $value =~ /^\s*__entry\s*->\s*(\w+)\s*$/) {
+			my $f = $1;
+			$fault = substr($src, $ev, $at - $ev) =~ /__field\s*\(\s*vm_fault_t\s*,\s*\Q$f\E\s*\)/ ? 1 : 0;
+		}
+		push @uses, [$file, $line, $name, $own, $fault];
 	}
 }
 # the entries of a table, its helpers expanded
@@ -72,7 +83,7 @@ sub entries {
 }
 my $n = 0;
 for my $u (@uses) {
-	my ($file, $line, $name, $own) = @$u;
+	my ($file, $line, $name, $own, $fault) = @$u;
 	next unless defined $body{$name};
 	my @e = entries($body{$name});
 	# a table of fault codes whose entries cannot be read is not clean
@@ -88,6 +99,10 @@ for my $u (@uses) {
 		"static void kq_print_flags_table(void)\n{\n";
 	print $fh "\tkq_print_flags_mask($_);\n" for @e;
 	print $fh "}\n";
+	# the value is passed on line 12 + entries of pf-N.c (written below)
+	my $vline = $fault ? 12 + @e : '';
+	print $fh "\nstatic void kq_print_flags_value(vm_fault_t value)\n{\n",
+		"\tkq_print_flags_mask(value);\n}\n" if $fault;
 	close $fh;
-	print "$c|$file|$line|$name|$where{$name}|$own\n";
+	print "$c|$file|$line|$name|$where{$name}|$own|$vline\n";
 }
