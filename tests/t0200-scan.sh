@@ -73,8 +73,13 @@ make_fixture_topic() {
 	make_mutants "$g/$misc" &&
 	cp "$FIX/arm64/vmf_fixture_arm64.c" "$g/arch/arm64/mm/" &&
 	printf "obj-y\t\t\t\t+= vmf_fixture_arm64.o\n" >>"$g/arch/arm64/mm/Makefile" &&
-	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_unchecked.c vmf_fixture_unparsed.c vmf_fixture_trace.c vmf_mut_*.c vmf_hmut_*.c) | grep -v unbuilt |
+	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_unchecked.c vmf_fixture_unparsed.c vmf_fixture_trace.c vmf_fixture_gen.c vmf_mut_*.c vmf_hmut_*.c) | grep -v unbuilt |
 		sed 's/\.c$/.o/' | paste -sd' ' | sed 's/^/obj-m\t\t\t\t+= /' >>"$g/$misc/Makefile" &&
+	# vmf_fixture_gen.c and its mutants include a header the build writes
+	{ (cd "$g/$misc" && ls vmf_fixture_gen.c vmf_mut_gen_*.c) | sed "s|^|\$(obj)/|; s|\.c$|.o|" | paste -sd" " |
+		sed "s|\$|: \$(obj)/vmf_fixture_gen_code.h|"
+	  printf "\$(obj)/vmf_fixture_gen_code.h:\n\t\$(Q)echo \"#define VMF_FIXTURE_GEN_CODE VM_FAULT_SIGBUS\" >\$@\n"
+	} >>"$g/$misc/Makefile" &&
 	(cd "$g/$misc" && ls vmf_fixture*.c vmf_mut_*.c vmf_hmut_*.c) | sed "s|^|$misc/|" >"$d/fixture-files" &&
 	(cd "$g/$misc" && ls vmf_mut_*) >"$d/fixture-mutants" &&
 	git -C "$g" add . &&
@@ -242,6 +247,38 @@ test_expect_success 'a sparse pass of the same commit, tools and files is kept, 
 	chmod +x other-sparse/sparse &&
 	test_expect_code 1 env PATH="$PWD/other-sparse:$PATH" scan --apply all --only "$m" "$(cat version)" >other 2>other.err &&
 	grep "x86_64: sparse done" other.err && ! grep "kept from" other.err
+'
+
+test_expect_success 'a file including a header only the build makes is checked: built first, not unchecked' '
+	grep "^$misc/vmf_fixture_gen.c|" findings.txt &&
+	! grep -F "$misc/vmf_fixture_gen.c|" unchecked.txt &&
+	h=$KQ_CACHE/scan/$(cat version)/all.build/$misc/vmf_fixture_gen_code.h &&
+	rm -f "$h" &&
+	test_expect_code 1 env KQ_SCAN_FRESH=1 scan --apply all --only $misc/vmf_fixture_gen.c "$(cat version)" >gen 2>gen.err &&
+	grep -E "^$misc/vmf_fixture_gen.c:[0-9]+ +fault-in-int +sparse " gen &&
+	! grep "by sparse" gen && test -f "$h"
+'
+
+test_expect_success 'the sparse pass compiles nothing: kbuild'"'"'s check command lines, no object file' '
+	b=$KQ_CACHE/scan/$(cat version)/all.build &&
+	rm -f "$b/$misc/vmf_fixture.o" "$b/$misc/.vmf_fixture.o.cmd" &&
+	test_expect_code 1 env KQ_SCAN_FRESH=1 scan --apply all --only $misc/vmf_fixture.c "$(cat version)" >nocc 2>nocc.err &&
+	grep "x86_64: sparse done" nocc.err &&
+	grep "^$misc/vmf_fixture.c:[0-9]* " nocc >nocc.sites &&
+	test "$(grep -c . nocc.sites)" = "$(grep -c "^$misc/vmf_fixture.c|" findings.txt)" &&
+	! test -e "$b/$misc/vmf_fixture.o"
+'
+
+test_expect_success 'a sparse that dies on a file: unchecked with its exit status, the scan fails' '
+	# (kbuild runs CHECK unquoted: a path without spaces, unlike the trash directory)
+	dying=$KQ_CACHE/dying-sparse &&
+	printf "#!/bin/sh\nfor a; do :; done\ncase \$a in */vmf_fixture.c) echo \"sparse: died\" >&2; exit 3 ;; esac\nexec %s \"\$@\"\n" \
+		"$(command -v sparse)" >"$dying" && chmod +x "$dying" &&
+	test_expect_code 1 env KQ_SPARSE="$dying" scan --apply all \
+		--only $misc/vmf_fixture.c --only $misc/vmf_fixture_trace.c "$(cat version)" >died 2>died.err &&
+	grep -Fx "  $misc/vmf_fixture.c: by sparse: x86_64: sparse exited 3 (see scan log)" died &&
+	grep -x "could not judge 1 files: a tool failed on them: $misc/vmf_fixture.c" died &&
+	! grep -F "$misc/vmf_fixture_trace.c: by sparse" died
 '
 
 test_expect_success 'a file no Makefile builds is unchecked by sparse, and spatch still reads it' '

@@ -133,6 +133,7 @@ tool_id() {
 		cat "$KQ_SCRIPTS/$PROG" "$KQ_SCRIPTS"/lib/* "$KQ_SCRIPTS/vm_fault_t.cocci" \
 			"$KQ_SCRIPTS/spatch-macros.h" "$KQ_SCRIPTS/sparse-workarounds" "$KQ_SCRIPTS/sparse-limits" "$KQ_SCRIPTS/cross-arches" "$@"
 		sparse --version
+		echo "${KQ_SPARSE:-}"
 		cat "$KQ_CACHE/tools/sparse/VERSION"
 		spatch --version | sed -n 1p
 		gcc --version | sed -n 1p

@@ -94,6 +94,60 @@ checker_make() {
 	done
 }
 
+# checker_direct WT OBJ MAKE-ARG... -- OBJECT...: what checker_make prints
+# for C=2, without compiling the objects first.  C=2 checks an object even
+# when it is up to date, so `make -n` prints the checker's command line for
+# every OBJECT, with the flags kbuild gives that object (and CF= for the
+# ones with a workaround); those lines run here, one per CPU, and each
+# object's output is printed whole, in the order asked.  A check that
+# cannot open an include (a header only the build generates) or that make
+# -n printed no check for goes through checker_make instead, which builds
+# what it needs.  A checker that exits non-zero says so in a line of its
+# own ("kq-checker: exit N on OBJECT"), as make's error would.
+checker_direct() {
+	local wt=$1 obj=$2 args=() cf o chk d n=0 f src rest=() run
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	[ $# -gt 0 ] || return 0
+	chk=$(kbuild_checker "$wt") || exit 1
+	d=$(mktemp -d "${TMPDIR:-/tmp}/kq-check.XXXXXX")
+	declare -A group=() cmd=()
+	while IFS=$'\t' read -r o cf _; do group[$cf]+=" $o"; done < <(printf '%s\n' "$@" | sparse_workarounds)
+	local plain=()
+	for o; do
+		case " ${group[*]} " in *" $o "*) ;; *) plain+=("$o") ;; esac
+	done
+	{
+		[ ${#plain[@]} -eq 0 ] ||
+			make -C "$wt" O="$obj" -n -k "${args[@]}" CHECK="$chk" "${plain[@]}" 2>&1 || true
+		for cf in "${!group[@]}"; do
+			# shellcheck disable=SC2086
+			make -C "$wt" O="$obj" -n -k "${args[@]}" CHECK="$chk" CF="$cf" ${group[$cf]} 2>&1 || true
+		done
+	} >"$d/plan"
+	# kbuild's own refusal of the checker stays in the log (kbuild_checker_skipped).
+	grep -E 'C=[0-9] specified, but ' "$d/plan" | sort -u || true
+	# One script per "  CHECK   <source>" line, named by its object.
+	while IFS= read -r f; do
+		src=${f#*"echo '  CHECK   "}; src=${src%%"'"*}; src=${src#"$wt/"}
+		n=$((n + 1)); cmd[${src%.c}.o]=$d/$n
+		printf '%s\n' "$f" >"$d/$n"
+	done < <(grep -F "echo '  CHECK   " "$d/plan")
+	for o; do [ -n "${cmd[$o]:-}" ] || rest+=("$o"); done
+	# shellcheck disable=SC2016  # expanded by the shell xargs runs
+	run='bash "$0" >"$0.out" 2>&1 || echo "kq-checker: exit $? on $1" >>"$0.out"'
+	for o; do [ -z "${cmd[$o]:-}" ] || printf '%s\t%s\n' "${cmd[$o]}" "$o"; done |
+		(cd "$obj" && xargs -r -P "$(nproc)" -L 1 sh -c "$run")
+	for o; do
+		f=${cmd[$o]:-}
+		[ -n "$f" ] || continue
+		if grep -q -E '^[^ ]+: error: unable to open ' "$f.out"; then rest+=("$o"); else cat "$f.out"; fi
+	done
+	rm -rf "$d"
+	[ ${#rest[@]} -eq 0 ] || checker_make "$wt" "$obj" "${args[@]}" -- "${rest[@]}"
+}
+
 # SPARSE_TYPE_DIAGNOSTICS: the sparse errors that are ordinary type
 # diagnostics; any other error means sparse did not understand the file.
 # shellcheck disable=SC2034  # used by the scripts that source this file

@@ -1,4 +1,4 @@
-# sparse-findings.awk (awk -f paths.awk -f sparse-findings.awk): read the log of a batched `make C=2` (scripts/scan)
+# sparse-findings.awk (awk -f paths.awk -f sparse-findings.awk): read the log of a sparse pass (scripts/scan: checker_direct, or a batched `make C=2`)
 # and print one line per vm_fault_t diagnostic:
 #     file|line|kind|message
 # Variables (awk -v):
@@ -46,6 +46,8 @@ function flush(   kind, m) {
 # sparse refusing its command line (riscv's -march=..._zicsr_zifencei in
 # sparse 0.6.4) stops "make prepare" before any object: say why.
 /^invalid argument to / && stopped == "" { flush(); stopped = $0; next }
+# checker_direct: the checker itself exited non-zero on an object.
+/^kq-checker: exit [0-9]+ on / { flush(); died[$NF] = $3; next }
 /^make\[[0-9]+\]: \*\*\* .*\.o\] Error/ {
 	flush(); o = $0; sub(/.*\[[^ ]*: /, "", o); sub(/\].*/, "", o); failed[o] = 1; next
 }
@@ -54,7 +56,8 @@ END {
 	flush()
 	while ((getline o < objs) > 0) {
 		s = norm(o); sub(/\.o$/, ".c", s)
-		if (o in failed) print s "|sparse|" label "compile failed (see scan log)" >> unchecked
+		if (o in died) print s "|sparse|" label "sparse exited " died[o] " (see scan log)" >> unchecked
+		else if (o in failed) print s "|sparse|" label "compile failed (see scan log)" >> unchecked
 		else if (!(s in seen)) print s "|sparse|" label "sparse did not run" (stopped != "" ? " (sparse: " stopped ")" : "") >> unchecked
 		else if (s in why) print s "|sparse|" label why[s] >> unchecked
 		else print s >> checked
