@@ -96,38 +96,25 @@ checker_make() {
 
 # checker_direct WT OBJ MAKE-ARG... -- OBJECT...: what checker_make prints
 # for C=2, without compiling the objects first.  C=2 checks an object even
-# when it is up to date, so `make -n` prints the checker's command line for
-# every OBJECT, with the flags kbuild gives that object (and CF= for the
-# ones with a workaround); those lines run here, one per CPU, and each
-# object's output is printed whole, in the order asked.  A check that
-# cannot open an include (a header only the build generates) or that make
-# -n printed no check for goes through checker_make instead, which builds
-# what it needs.  A checker that exits non-zero says so in a line of its
-# own ("kq-checker: exit N on OBJECT"), as make's error would.
+# when it is up to date, so checker_make with -n prints the checker's
+# command line for every OBJECT, with the flags kbuild gives that object
+# (and CF= for the ones with a workaround); those lines run here, one per
+# CPU, and each object's output is printed whole, in the order asked.  A
+# check that cannot open an include (a header only the build generates) or
+# that make -n printed no check for goes through checker_make instead,
+# which builds what it needs.  A checker that exits non-zero says so in a
+# line of its own ("kq-checker: exit N on OBJECT"), as make's error would.
 checker_direct() {
-	local wt=$1 obj=$2 args=() cf o chk d n=0 f src rest=() run
+	local wt=$1 obj=$2 args=() o d n=0 f src rest=() run
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
 	shift
 	[ $# -gt 0 ] || return 0
-	chk=$(kbuild_checker "$wt") || exit 1
 	d=$(mktemp -d "${TMPDIR:-/tmp}/kq-check.XXXXXX")
-	declare -A group=() cmd=()
-	while IFS=$'\t' read -r o cf _; do group[$cf]+=" $o"; done < <(printf '%s\n' "$@" | sparse_workarounds)
-	local plain=()
-	for o; do
-		case " ${group[*]} " in *" $o "*) ;; *) plain+=("$o") ;; esac
-	done
-	{
-		[ ${#plain[@]} -eq 0 ] ||
-			make -C "$wt" O="$obj" -n -k "${args[@]}" CHECK="$chk" "${plain[@]}" 2>&1 || true
-		for cf in "${!group[@]}"; do
-			# shellcheck disable=SC2086
-			make -C "$wt" O="$obj" -n -k "${args[@]}" CHECK="$chk" CF="$cf" ${group[$cf]} 2>&1 || true
-		done
-	} >"$d/plan"
-	# kbuild's own refusal of the checker stays in the log (kbuild_checker_skipped).
-	grep -E 'C=[0-9] specified, but ' "$d/plan" | sort -u || true
+	declare -A cmd=()
+	checker_make "$wt" "$obj" -n "${args[@]}" -- "$@" >"$d/plan"
+	# kbuild's own refusal of the checker stays in the log.
+	kbuild_checker_skipped "$d/plan" || true
 	# One script per "  CHECK   <source>" line, named by its object.
 	while IFS= read -r f; do
 		src=${f#*"echo '  CHECK   "}; src=${src%%"'"*}; src=${src#"$wt/"}
@@ -146,6 +133,16 @@ checker_direct() {
 	done
 	rm -rf "$d"
 	[ ${#rest[@]} -eq 0 ] || checker_make "$wt" "$obj" "${args[@]}" -- "${rest[@]}"
+}
+
+# sparse_findings WT OBJS UNCHECKED CHECKED LABEL < LOG: the vm_fault_t
+# diagnostics of a sparse pass's LOG over the objects listed in OBJS
+# (lib/sparse-findings.awk), files not checked appended to UNCHECKED, the
+# checked ones to CHECKED, reasons prefixed with LABEL.
+sparse_findings() {
+	awk -v src="$1/" -v objs="$2" -v unchecked="$3" -v checked="$4" -v label="$5" \
+		-v types="$SPARSE_TYPE_DIAGNOSTICS" \
+		-f "$KQ_SCRIPTS/lib/paths.awk" -f "$KQ_SCRIPTS/lib/sparse-findings.awk"
 }
 
 # SPARSE_TYPE_DIAGNOSTICS: the sparse errors that are ordinary type
