@@ -67,6 +67,8 @@ test_expect_success 'setup: six fixture topics on the real 6.12 tree' '
 '
 
 test_expect_success 'make check on all five exits 1, one line per check per topic' '
+	top=$KQ_CACHE/scan/$(cat version) &&
+	mkdir -p "$top/check.w1.build" &&
 	test_expect_code 1 env KQ_ROOT="$PWD/data" check all "$(cat version)" >out 2>err &&
 	cat out &&
 	for t in chk-broken chk-pass chk-sparse chk-style chk-w1; do
@@ -74,6 +76,16 @@ test_expect_success 'make check on all five exits 1, one line per check per topi
 			grep -E "^$t +$c +(pass|warn|fail|error) +[0-9.]+s  " out || return 1
 		done
 	done
+'
+
+test_expect_success 'base and tips share the packaged worktree and its build directory, left at the base' '
+	top=$KQ_CACHE/scan/$(cat version) &&
+	test "$(git -C "$top/none" rev-parse HEAD)" = "$(kq_git rev-parse "$tag^{commit}")" &&
+	git -C "$top/none" diff --quiet HEAD &&
+	! test -e "$top/check.w1.build" && ! test -e "$top/check" &&
+	! kq_git worktree list | grep -F "$top/check" &&
+	# each of the six topics compiled its object at its tip and at the base
+	test "$(grep -c "1 objects compiled with C=2 W=1 at tip and base" err)" = 6
 '
 
 test_expect_success 'the clean patch passes every check' '
