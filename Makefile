@@ -14,6 +14,8 @@ ARCHES ?=
 ARCH ?=
 unexport ARCH CROSS_COMPILE SUBARCH
 S := scripts
+# python3 is Debian's (scripts/py/python3): a pyenv shim costs 0.5 s a call.
+export PATH := $(CURDIR)/scripts/py:$(PATH)
 
 SELFTEST ?=
 SEND ?=
