@@ -252,7 +252,7 @@ test_expect_success 'a sparse pass of the same commit, tools and files is kept, 
 test_expect_success 'a file including a header only the build makes is checked: built first, not unchecked' '
 	grep "^$misc/vmf_fixture_gen.c|" findings.txt &&
 	! grep -F "$misc/vmf_fixture_gen.c|" unchecked.txt &&
-	h=$KQ_CACHE/scan/$(cat version)/all.build/$misc/vmf_fixture_gen_code.h &&
+	h=$KQ_CACHE/scan/$(cat version)/none.build/$misc/vmf_fixture_gen_code.h &&
 	rm -f "$h" &&
 	test_expect_code 1 env KQ_SCAN_FRESH=1 scan --apply all --only $misc/vmf_fixture_gen.c "$(cat version)" >gen 2>gen.err &&
 	grep -E "^$misc/vmf_fixture_gen.c:[0-9]+ +fault-in-int +sparse " gen &&
@@ -260,7 +260,7 @@ test_expect_success 'a file including a header only the build makes is checked: 
 '
 
 test_expect_success 'the sparse pass compiles nothing: kbuild'"'"'s check command lines, no object file' '
-	b=$KQ_CACHE/scan/$(cat version)/all.build &&
+	b=$KQ_CACHE/scan/$(cat version)/none.build &&
 	rm -f "$b/$misc/vmf_fixture.o" "$b/$misc/.vmf_fixture.o.cmd" &&
 	test_expect_code 1 env KQ_SCAN_FRESH=1 scan --apply all --only $misc/vmf_fixture.c "$(cat version)" >nocc 2>nocc.err &&
 	grep "x86_64: sparse done" nocc.err &&
@@ -305,6 +305,18 @@ test_expect_success 'the integration branch is the topic applied to the packaged
 	kq_git rev-parse --verify "refs/heads/$b" &&
 	kq_git diff --name-only "debian/${v//\~/_}" "$b" >changed &&
 	grep -x "$misc/vmf_fixture.c" changed
+'
+
+test_expect_success 'both scans use the packaged worktree and its build directories, moved to their commit' '
+	v=$(cat version) && top=$KQ_CACHE/scan/$v &&
+	test "$(git -C "$top/none" rev-parse HEAD)" = "$(kq_git rev-parse "integration/${v//\~/_}")" &&
+	! test -e "$top/all.build" && ! test -e "$top/all.arm64.build" && test -d "$top/none.arm64.build" &&
+	kfd=drivers/gpu/drm/amd/amdkfd/kfd_migrate.c &&
+	test_expect_code 1 scan --only $kfd "$v" >base.table 2>base.err &&
+	test "$(git -C "$top/none" rev-parse HEAD)" = "$(kq_git rev-parse "debian/${v//\~/_}^{commit}")" &&
+	git -C "$top/none" diff --quiet HEAD &&
+	! test -e "$top/none/$misc/vmf_fixture.c" &&
+	grep -E "^$kfd:[0-9]+ +fault-in-int +spatch,sparse " base.table
 '
 
 test_expect_success 'bad input: one line naming it, exit 2' '
