@@ -204,12 +204,17 @@ test_expect_success 'mutation: a missing sparse stops the check with one line; a
 		check chk-pass "$(cat version)" >out 2>err &&
 	grep "no sparse this tree accepts (tried $PWD/no-such-sparse" err &&
 	! grep -E "^chk-pass +sparse +pass" out &&
-	printf "#!/bin/sh\nexit 139\n" >crash-sparse && chmod +x crash-sparse &&
-	test_expect_code 1 env KQ_ROOT="$PWD/data" KQ_CHECK_FORCE=1 KQ_SPARSE="$PWD/crash-sparse" \
+	# kbuild runs CHECK unquoted (7.x also through scripts/checker-valid.sh):
+	# a path without spaces, unlike the trash directory, or kbuild never
+	# runs it and the crash is never tested
+	crash=$KQ_CACHE/crash-sparse &&
+	printf "#!/bin/sh\nexit 139\n" >"$crash" && chmod +x "$crash" &&
+	test_expect_code 1 env KQ_ROOT="$PWD/data" KQ_CHECK_FORCE=1 KQ_SPARSE="$crash" \
 		check chk-pass "$(cat version)" >out 2>err &&
 	cat out &&
 	test "$(status_of chk-pass sparse)" = error &&
 	grep -E "^chk-pass +sparse +error .*sparse did not run on it" out &&
+	! grep -F "is not available or not up to date" out &&
 	test "$(status_of chk-pass build)" != pass
 '
 
