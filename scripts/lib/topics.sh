@@ -81,7 +81,7 @@ validate_manifest() {
 		;;
 	merged)
 		up=$(mget "$f" topic.upstream)
-		printf '%s' "$up" | grep -qE '^[0-9a-f]{12,40}$|^v[0-9].*$' ||
+		[[ $up =~ ^([0-9a-f]{12,40}|v[0-9].*)$ ]] ||
 			errs+=("$f:topic.upstream: '$up' is not an upstream commit id or release")
 		;;
 	"") errs+=("$f:topic.state: missing") ;;
