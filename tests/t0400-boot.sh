@@ -134,13 +134,23 @@ test_expect_success 'an mm selftest failing only with the topics fails the verdi
 	cat out &&
 	grep -E ": FAIL in .*mm selftests that fail only with the topics \(the base kernel passes them\): mm\.kq-mm-regress\.fails_with_the_topics" out &&
 	grep -E "^boot $(ere "$(cat version)"): base kernel: 2 of them fail there too" out &&
-	# a base kernel built in this run right after the integration kernel
-	# (both compiled here: entries of earlier runs may be under another
-	# locale) came mostly from ccache: it mirrors the integration paths
-	{ sed -n "s/^boot $(cat version): base kernel built (.*; \([0-9]*\) of \([0-9]*\) compiles from ccache)$/\1 \2/p" out >hits || :; } &&
-	if test -s hits && grep -q "^boot $(cat version): bzImage built (" out.first; then
-		cat hits && read -r h n <hits && test $((h * 10)) -ge $((n * 8))
+	# the base kernel was built in the integration build directory: kbuild
+	# compiled only what the topics change, not a kernel (a base run kept
+	# from an earlier run of this cache builds nothing)
+	B=$KQ_CACHE/boot/$(cat version)/build &&
+	if grep -q "base kernel built" out; then
+		nobj=$(find "$B" -name "*.o" | wc -l) &&
+		{ sed -n "s/^boot $(cat version): base kernel built in the integration build directory (.*; \([0-9]*\) of \([0-9]*\) compiles from ccache)$/\2/p" out >n || :; } &&
+		{ test -s n || grep -q "^boot $(cat version): base kernel built in the integration build directory (.*; nothing compiled)$" out; } &&
+		echo "base build compiled $(cat n) of $nobj objects" &&
+		test $(( $(cat n 2>/dev/null || echo 0) * 10 )) -lt "$nobj" &&
+		grep -q "^boot $(cat version): integration kernel built again (" out
 	fi &&
+	# the integration worktree, build directory and stamp are back: the next
+	# boot keeps the bzImage, and no mirrored base directory is left
+	test "$(git -C "$KQ_CACHE/scan/$(cat version)/all" rev-parse HEAD)" = \
+		"$(kq_git rev-parse "integration/$(tr "~:" "_%" <version)")" &&
+	test ! -e "$KQ_CACHE/base/boot/$(cat version)" &&
 	rec=$KQ_RESULTS/$(cat version)/boot-mm.json &&
 	python3 "$S/lib/records.py" get "$rec" "results.*.status" >st &&
 	python3 "$S/lib/records.py" get "$rec" "results.*.name" >nm &&
@@ -153,6 +163,7 @@ test_expect_success 'an mm selftest failing only with the topics fails the verdi
 	# again: the base run is kept, with its console where the record says
 	rm "$KQ_RESULTS/$(cat version)/boot-mm.base.console.log" &&
 	test_expect_code 1 boot --selftest mm "$(cat version)" >out2 2>err2 &&
+	grep -E "^boot $(ere "$(cat version)"): bzImage of this commit and config kept from the last build" out2 &&
 	grep -E "^boot $(ere "$(cat version)"): [0-9]+ mm selftest results failed; the base kernel.s run of the same programs is kept" out2 &&
 	grep -E ": FAIL in .*the base kernel passes them\): mm\.kq-mm-regress\.fails_with_the_topics" out2 &&
 	grep -q "kq-init: mode mm" "$KQ_RESULTS/$(cat version)/boot-mm.base.console.log"
