@@ -135,15 +135,16 @@ test_expect_success 'an mm selftest failing only with the topics fails the verdi
 	grep -E ": FAIL in .*mm selftests that fail only with the topics \(the base kernel passes them\): mm\.kq-mm-regress\.fails_with_the_topics" out &&
 	grep -E "^boot $(ere "$(cat version)"): base kernel: 2 of them fail there too" out &&
 	# the base kernel was built in the integration build directory: kbuild
-	# compiled only what the topics change, not a kernel (a base run kept
-	# from an earlier run of this cache builds nothing)
+	# compiled what the topics change and what depends on it (174 compiles
+	# for 1021 objects on 7.3.4), not a whole kernel (a base run kept from
+	# an earlier run of this cache builds nothing)
 	B=$KQ_CACHE/boot/$(cat version)/build &&
 	if grep -q "base kernel built" out; then
 		nobj=$(find "$B" -name "*.o" | wc -l) &&
 		{ sed -n "s/^boot $(cat version): base kernel built in the integration build directory (.*; \([0-9]*\) of \([0-9]*\) compiles from ccache)$/\2/p" out >n || :; } &&
 		{ test -s n || grep -q "^boot $(cat version): base kernel built in the integration build directory (.*; nothing compiled)$" out; } &&
 		echo "base build compiled $(cat n) of $nobj objects" &&
-		test $(( $(cat n 2>/dev/null || echo 0) * 10 )) -lt "$nobj" &&
+		test $(( $(cat n 2>/dev/null || echo 0) * 3 )) -lt "$nobj" &&
 		grep -q "^boot $(cat version): integration kernel built again (" out
 	fi &&
 	# the integration worktree, build directory and stamp are back: the next
