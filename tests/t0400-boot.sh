@@ -158,7 +158,8 @@ test_expect_success 'an mm selftest failing only with the topics fails the verdi
 	paste -d" " st nm | grep "^[a-z-]* mm\.kq-mm" | sort >got &&
 	printf "%s\n" "fail mm.kq-mm-regress.fails_with_the_topics" "fail mm.kq-mm-regress" \
 		"fails-on-base mm.kq-mm-broken.fails_everywhere" "fails-on-base mm.kq-mm-broken" \
-		"ok mm.kq-mm-broken.passes_everywhere" | sort >want &&
+		"ok mm.kq-mm-broken.passes_everywhere" \
+		"ok mm.kq-mm-layout.heap_follows_program" "ok mm.kq-mm-layout" | sort >want &&
 	test_cmp want got &&
 	grep -q "kq-init: mode mm" "$KQ_RESULTS/$(cat version)/boot-mm.base.console.log" &&
 	# again: the base run is kept, with its console where the record says

@@ -163,6 +163,14 @@ static int run_mm(int *ran)
 		return 0;
 	/* hugetlb faults need huge pages in the pool, some a hugetlbfs file */
 	kq_write("/proc/sys/vm/nr_hugepages", "64");
+	/*
+	 * uffd-unit-tests maps shmem at a fixed hint (1 GiB).  From 6.9 on,
+	 * x86_64 starts the heap of a static program up to 1 GiB past it, and
+	 * in some boots over that hint: the test then fails for a reason that
+	 * is not the kernel's.  No heap randomization (stack, mmap and vDSO
+	 * keep theirs); mm-planted/kq-mm-layout.c checks it holds.
+	 */
+	kq_write("/proc/sys/kernel/randomize_va_space", "1");
 	do_mount("none", "/hugetlbfs", "hugetlbfs");
 	if (chdir("/mm"))
 		say("chdir /mm failed: %s", strerror(errno));
