@@ -137,6 +137,15 @@ merged_tracks() {
 	done
 }
 
+# merged_on MANIFEST TRACK: is the topic upstream on TRACK?
+merged_on() {
+	local t
+	for t in $(merged_tracks "$1"); do
+		[ "$t" != "$2" ] || return 0
+	done
+	return 1
+}
+
 manifest_of() {
 	local f=$KQ_BRANCHES/$1.conf
 	[ -f "$f" ] || bad_input "unknown topic '$1' (topics: $(all_topics | tr '\n' ' '))"
