@@ -124,9 +124,9 @@ test_expect_success 'a failing guest test fails the verdict and is named' '
 '
 
 test_expect_success 'a guest that hangs is killed by the host timeout' '
-	test_expect_code 1 boot --selftest hang --timeout 40 "$(cat version)" >out 2>err &&
+	test_expect_code 1 boot --selftest hang --timeout 20 "$(cat version)" >out 2>err &&
 	cat out &&
-	grep -E ": FAIL in .*timeout: no verdict after 40s" out
+	grep -E ": FAIL in .*timeout: no verdict after 20s" out
 '
 
 test_expect_success 'an mm selftest failing only with the topics fails the verdict, named; one failing on the base kernel too is shown as such' '
@@ -172,9 +172,9 @@ test_expect_success 'an mm selftest failing only with the topics fails the verdi
 '
 
 test_expect_success 'a hang inside an mm selftest is caught by the watchdog, which names it' '
-	test_expect_code 1 boot --selftest mm-hang --timeout 60 "$(cat version)" >out 2>err &&
+	test_expect_code 1 boot --selftest mm-hang --timeout 30 "$(cat version)" >out 2>err &&
 	cat out &&
-	grep -E ": FAIL in .*timeout: no verdict after 60s, QEMU killed while /mm/kq-mm-hang was running" out &&
+	grep -E ": FAIL in .*timeout: no verdict after 30s, QEMU killed while /mm/kq-mm-hang was running" out &&
 	grep -E "^  fail +mm\.kq-mm-hang$" out
 '
 
