@@ -22,7 +22,7 @@ SEND ?=
 EXTEND ?=
 CONFIRM ?=
 LAST ?=
-.PHONY: test-lanes propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+.PHONY: test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
@@ -132,13 +132,14 @@ chain:
 boot:
 	@rc=0; for k in $(KERNEL); do $(S)/boot $(if $(SELFTEST),--selftest $(SELFTEST)) $$k || rc=1; done; exit $$rc
 
-## make test         run the test suite (tests/t*.sh under prove)
+## make test         run the test suite (tests/t*.sh under prove) in two lanes side by
+##                   side: the real-kernel scripts in one, the others in the other (tests/run-lanes -h)
 test: deps
-	@cd tests && prove -f --timer t[0-9]*.sh
-
-## make test-lanes   the same in two lanes side by side (tests/run-lanes -h)
-test-lanes: deps
 	@tests/run-lanes -f --timer
+
+## make test-serial  the same, one script after another
+test-serial: deps
+	@cd tests && prove -f --timer t[0-9]*.sh
 
 ## make test-quick   the synthetic tests only (no packaged kernel)
 test-quick: deps
