@@ -74,23 +74,29 @@ kbuild_checker_skipped() { grep -m1 -E 'C=[0-9] specified, but .* is not availab
 # own with its flags in CF=.  Output on stdout; a failed make is not an
 # error (its log says what failed).  No usable sparse is fatal.
 checker_make() {
-	local wt=$1 obj=$2 args=() cf o plain=() chk
+	local wt=$1 obj=$2 args=() cf o plain=() chk jobs
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
 	shift
 	[ $# -gt 0 ] || return 0
 	chk=$(kbuild_checker "$wt") || exit 1
 	args+=("CHECK=$chk")
+	# make -n prints a plan that checker_direct runs line by line: one job.
+	# With two, a parent make's command line for a recursive make (never
+	# output-synced) once landed inside a sub-make's CHECK line, and that
+	# check ran as "traneed-builtin=1: command not found" (6.1.192, make).
+	jobs=-j"$(nproc)"
+	case " ${args[*]} " in *" -n "*) jobs=-j1 ;; esac
 	declare -A group=()
 	while IFS=$'\t' read -r o cf _; do group[$cf]+=" $o"; done < <(printf '%s\n' "$@" | sparse_workarounds)
 	for o; do
 		case " ${group[*]} " in *" $o "*) ;; *) plain+=("$o") ;; esac
 	done
 	[ ${#plain[@]} -eq 0 ] ||
-		make -C "$wt" O="$obj" -k -j"$(nproc)" --output-sync=target "${args[@]}" "${plain[@]}" 2>&1 || true
+		make -C "$wt" O="$obj" -k "$jobs" --output-sync=target "${args[@]}" "${plain[@]}" 2>&1 || true
 	for cf in "${!group[@]}"; do
 		# shellcheck disable=SC2086
-		make -C "$wt" O="$obj" -k -j"$(nproc)" --output-sync=target "${args[@]}" CF="$cf" ${group[$cf]} 2>&1 || true
+		make -C "$wt" O="$obj" -k "$jobs" --output-sync=target "${args[@]}" CF="$cf" ${group[$cf]} 2>&1 || true
 	done
 }
 
