@@ -19,10 +19,11 @@ export PATH := $(CURDIR)/scripts/py:$(PATH)
 
 SELFTEST ?=
 SEND ?=
+SAVE ?=
 EXTEND ?=
 CONFIRM ?=
 LAST ?=
-.PHONY: test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+.PHONY: base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
@@ -131,6 +132,12 @@ chain:
 ##                   the integration kernel (every topic), guest tests in C, KUnit
 boot:
 	@rc=0; for k in $(KERNEL); do $(S)/boot $(if $(SELFTEST),--selftest $(SELFTEST)) $$k || rc=1; done; exit $$rc
+
+## make base-runs [SAVE=yes]   the base kernel's mm selftest runs carried in ci/base-runs;
+##                   SAVE=yes carries those the newest boots of KERNEL judged by
+base-runs:
+	@case "$(SAVE)" in ""|no) $(S)/base-runs list ;; yes) rc=0; for k in $(KERNEL); do $(S)/base-runs save $$k || rc=1; done; exit $$rc ;; \
+	  *) echo "make base-runs: SAVE=yes or nothing, not '$(SAVE)'" >&2; exit 2 ;; esac
 
 ## make test         run the test suite (tests/t*.sh under prove) in two lanes side by
 ##                   side: the real-kernel scripts in one, the others in the other (tests/run-lanes -h)

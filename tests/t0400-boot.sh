@@ -171,6 +171,48 @@ test_expect_success 'an mm selftest failing only with the topics fails the verdi
 	grep -q "kq-init: mode mm" "$KQ_RESULTS/$(cat version)/boot-mm.base.console.log"
 '
 
+# A new machine judges 6.x's mm failures without building the base kernel
+# when the repository carries the base run of exactly the same inputs.
+test_expect_success 'a base run carried in the repository (ci/base-runs) judges the same failures without building the base kernel; KQ_BASE_RUN=fresh builds it anyway' '
+	v=$(cat version) && kept=$KQ_CACHE/boot/$v/base-runs &&
+	mkdir carry && cp -r "$REPO/branches" "$REPO/kernel-patches" "$REPO/cover-letters" "$REPO/ci" carry/ &&
+	rm -rf carry/ci/base-runs &&
+	KQ_ROOT=$PWD/carry base-runs save --selftest mm "$v" >saved &&
+	cat saved &&
+	read -r key _ <"$KQ_RESULTS/$v/boot-mm.base-run" &&
+	test_cmp "$kept/$key.failed" "carry/ci/base-runs/$key.failed" &&
+	grep -q "kq-init: mode mm" "carry/ci/base-runs/$key.console" &&
+	grep -qxF "kernel $v" "carry/ci/base-runs/$key.about" &&
+	KQ_ROOT=$PWD/carry base-runs list >list && cat list &&
+	grep -E "^${key:0:12} +$(ere "$v") +mm " list &&
+	# this cache keeps no run of it: the carried one judges, nothing is built
+	mv "$kept" kept.aside &&
+	test_when_finished "mkdir -p \"$kept\" && cp -n kept.aside/* \"$kept/\"" &&
+	test_expect_code 1 env KQ_ROOT="$PWD/carry" boot --selftest mm "$v" >out 2>err &&
+	cat out &&
+	grep -E "^boot $(ere "$v"): [0-9]+ mm selftest results failed; the base kernel.s run of the same programs is carried in ci/base-runs/${key:0:12}" out &&
+	! grep "base kernel built" out &&
+	grep -E ": FAIL in .*the base kernel passes them\): mm\.kq-mm-regress\.fails_with_the_topics" out &&
+	grep -E "^  fails-on-base mm\.kq-mm-broken\.fails_everywhere$" out &&
+	grep -q "kq-init: mode mm" "$KQ_RESULTS/$v/boot-mm.base.console.log" &&
+	# KQ_BASE_RUN=fresh: built and booted again, carried or not
+	test_expect_code 1 env KQ_ROOT="$PWD/carry" KQ_BASE_RUN=fresh boot --selftest mm "$v" >out2 2>err2 &&
+	cat out2 &&
+	grep "^boot $(ere "$v"): base kernel built in the integration build directory" out2 &&
+	grep -E ": FAIL in .*the base kernel passes them\): mm\.kq-mm-regress\.fails_with_the_topics" out2 &&
+	grep -E "^  fails-on-base mm\.kq-mm-broken\.fails_everywhere$" out2
+'
+
+test_expect_success 'base-runs: bad input is one line and exit 2, nothing written' '
+	ls -l carry/ci/base-runs >before &&
+	test_expect_code 2 base-runs save 6.12.0-nosuch 2>err && test_line_count = 1 err &&
+	test_expect_code 2 base-runs save --selftest crash "$(cat version)" 2>err && test_line_count = 1 err &&
+	test_expect_code 2 base-runs explode 2>err && test_line_count = 1 err &&
+	test_expect_code 2 env KQ_RESULTS="$PWD/no-results" KQ_ROOT="$PWD/carry" base-runs save "$(cat version)" 2>err &&
+	test_line_count = 1 err && grep "no base run" err &&
+	ls -l carry/ci/base-runs >after && test_cmp before after
+'
+
 test_expect_success 'a hang inside an mm selftest is caught by the watchdog, which names it' '
 	test_expect_code 1 boot --selftest mm-hang --timeout 30 "$(cat version)" >out 2>err &&
 	cat out &&
