@@ -198,7 +198,7 @@ test_expect_success 'a base run carried in the repository (ci/base-runs) judges 
 	# KQ_BASE_RUN=fresh: built and booted again, carried or not
 	test_expect_code 1 env KQ_ROOT="$PWD/carry" KQ_BASE_RUN=fresh boot --selftest mm "$v" >out2 2>err2 &&
 	cat out2 &&
-	grep "^boot $(ere "$v"): base kernel built in the integration build directory" out2 &&
+	grep -E "^boot $(ere "$v"): base kernel built in the integration build directory" out2 &&
 	grep -E ": FAIL in .*the base kernel passes them\): mm\.kq-mm-regress\.fails_with_the_topics" out2 &&
 	grep -E "^  fails-on-base mm\.kq-mm-broken\.fails_everywhere$" out2
 '
