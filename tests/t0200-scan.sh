@@ -232,15 +232,23 @@ test_expect_success 'a file sparse fails on fails the scan even with no finding:
 	grep -E "^could not judge [0-9]+ files: a tool failed on them: .*$misc/vmf_fixture_unchecked.c" table
 '
 
-test_expect_success 'a sparse pass of the same commit, tools and files is kept, not rerun; another sparse or KQ_SCAN_FRESH=1 reruns it' '
+test_expect_success 'a sparse pass and a spatch run of the same commit, tools and files are kept, not rerun; another sparse or spatch, or KQ_SCAN_FRESH=1, reruns them' '
 	m=$(sed -n "s|^\($misc/vmf_mut_unchecked_[0-9]*\.c\)$|\1|p" data/fixture-files | sed -n 1p) &&
 	test_expect_code 1 scan --apply all --only "$m" "$(cat version)" >again 2>again.err &&
 	grep "x86_64: sparse pass kept from " again.err &&
 	! grep "x86_64: sparse done" again.err &&
+	grep "\]: spatch kept from " again.err && ! grep "\]: spatch done" again.err &&
 	test_cmp one again &&
 	test_expect_code 1 env KQ_SCAN_FRESH=1 scan --apply all --only "$m" "$(cat version)" >fresh 2>fresh.err &&
-	grep "x86_64: sparse done" fresh.err && ! grep "kept from" fresh.err &&
+	grep "x86_64: sparse done" fresh.err && grep "\]: spatch done" fresh.err && ! grep "kept from" fresh.err &&
 	test_cmp one fresh &&
+	# a spatch that says it is another version is another tool: both rerun
+	mkdir -p other-spatch &&
+	printf "#!/bin/sh\n[ \"\$1\" = --version ] && { echo spatch version 0.0-other; exit 0; }\nexec %s \"\$@\"\n" "$(command -v spatch)" >other-spatch/spatch &&
+	chmod +x other-spatch/spatch &&
+	test_expect_code 1 env PATH="$PWD/other-spatch:$PATH" scan --apply all --only "$m" "$(cat version)" >osp 2>osp.err &&
+	grep "\]: spatch done" osp.err && ! grep "kept from" osp.err &&
+	test_cmp one osp &&
 	# a sparse that says it is another version is another tool
 	mkdir -p other-sparse &&
 	printf "#!/bin/sh\n[ \"\$1\" = --version ] && { echo v0.0-other; exit 0; }\nexec %s \"\$@\"\n" "$(command -v sparse)" >other-sparse/sparse &&
