@@ -239,7 +239,9 @@ test_expect_success 'bad input: one line, exit 2' '
 	test_expect_code 2 boot --selftest explode "$(cat version)" 2>err &&
 	test_line_count = 1 err && grep "unknown mode .explode." err &&
 	test_expect_code 2 boot 6.12.0-nosuch 2>err &&
-	test_line_count = 1 err
+	test_line_count = 1 err &&
+	test_expect_code 2 env KQ_BASE_RUN=yes boot "$(cat version)" 2>err &&
+	test_line_count = 1 err && grep "KQ_BASE_RUN: .yes. is not .fresh." err
 '
 
 test_expect_success 'every boot record this script wrote fits the schema' '
