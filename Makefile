@@ -18,6 +18,7 @@ S := scripts
 export PATH := $(CURDIR)/scripts/py:$(PATH)
 
 SELFTEST ?=
+JOBS ?=
 SEND ?=
 SAVE ?=
 EXTEND ?=
@@ -28,10 +29,8 @@ LAST ?=
 all: deps topics
 	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
 	@rc=0; for k in $(KERNEL); do $(S)/apply $(TOPIC) $$k || rc=1; done; \
-	 echo; $(S)/summary $(KERNEL) || rc=1; \
-	 for k in $(KERNEL); do echo; $(S)/check $(TOPIC) $$k || rc=1; done; \
-	 for k in $(KERNEL); do echo; $(S)/scan --apply all $$k || rc=1; done; \
-	 for k in $(KERNEL); do echo; $(S)/boot $$k || rc=1; done; \
+	 echo; $(S)/summary $(KERNEL) || rc=1; echo; \
+	 $(S)/run-tracks $(if $(JOBS),-j $(JOBS)) -v "check $(TOPIC)" -v "scan --apply all" -v boot $(KERNEL) || rc=1; \
 	 echo; $(S)/status $(KERNEL) || rc=1; exit $$rc
 
 help:
@@ -39,7 +38,8 @@ help:
 
 ## make              import the newest 6.1, 6.12 and 7.3 (scripts/tracks), apply every topic, print the table,
 ##                   check every topic, scan with every topic applied (must find nothing),
-##                   and boot the integration kernel in QEMU
+##                   and boot the integration kernel in QEMU; check, scan and boot of two
+##                   tracks at once (scripts/run-tracks; JOBS=1: one track at a time)
 ## make deps         install the Debian packages the queue uses (root), build the sparse 7.x needs
 deps:
 	@$(S)/deps
