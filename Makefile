@@ -27,10 +27,9 @@ LAST ?=
 .PHONY: base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
-	@for k in $(KERNEL); do $(S)/kernel-tree $$k || exit; done
-	@rc=0; for k in $(KERNEL); do $(S)/apply $(TOPIC) $$k || rc=1; done; \
-	 echo; $(S)/summary $(KERNEL) || rc=1; echo; \
-	 $(S)/run-tracks $(if $(JOBS),-j $(JOBS)) -v "check $(TOPIC)" -v "scan --apply all" -v boot $(KERNEL) || rc=1; \
+	@rc=0; $(S)/run-tracks $(if $(JOBS),-j $(JOBS)) -V kernel-tree -v "apply $(TOPIC)" \
+	   -v "check $(TOPIC)" -v "scan --apply all" -v boot $(KERNEL) || rc=1; \
+	 echo; $(S)/summary $(KERNEL) || rc=1; \
 	 echo; $(S)/status $(KERNEL) || rc=1; exit $$rc
 
 help:
@@ -38,8 +37,8 @@ help:
 
 ## make              import the newest 6.1, 6.12 and 7.3 (scripts/tracks), apply every topic, print the table,
 ##                   check every topic, scan with every topic applied (must find nothing),
-##                   and boot the integration kernel in QEMU; check, scan and boot of two
-##                   tracks at once (scripts/run-tracks; JOBS=1: one track at a time)
+##                   and boot the integration kernel in QEMU; two tracks at once
+##                   (scripts/run-tracks; JOBS=1: one track at a time)
 ## make deps         install the Debian packages the queue uses (root), build the sparse 7.x needs
 deps:
 	@$(S)/deps

@@ -69,6 +69,22 @@ test_expect_success 'applying twice gives the same branch' '
 	apply good 6.1.2 && test "$(kq_git rev-parse topic/good/6.1.2-2)" = "$id"
 '
 
+test_expect_success 'one topic applied on two kernels at once (run-tracks runs tracks side by side): both branches right' '
+	# the cache lock held as run-tracks holds it for the verbs it runs
+	a=$(kq_git rev-parse topic/good/6.1.2-2) &&
+	apply good 6.12.1 >/dev/null && b=$(kq_git rev-parse topic/good/6.12.1-1_deb12u1) &&
+	for i in 1 2 3 4 5; do
+		(KQ_LOCK_HELD=$KQ_CACHE KQ_APPLY_FORCE=1 apply good 6.1.2 >out1.$i 2>&1; echo $? >rc1.$i) &
+		(KQ_LOCK_HELD=$KQ_CACHE KQ_APPLY_FORCE=1 apply good 6.12.1 >out2.$i 2>&1; echo $? >rc2.$i) &
+		wait || return 1
+		for r in 1 2; do
+			test "$(cat rc$r.$i)" = 0 || { cat out$r.$i; return 1; }
+		done
+		test "$(kq_git rev-parse topic/good/6.1.2-2)" = "$a" &&
+		test "$(kq_git rev-parse topic/good/6.12.1-1_deb12u1)" = "$b" || return 1
+	done
+'
+
 test_expect_success 'a topic commit is the queue'"'"'s: the same id whoever applies it, the author kept' '
 	id=$(kq_git rev-parse topic/good/6.1.2-2) &&
 	test "$(kq_git log -1 --format="%cn <%ce>" "$id")" = "vmfault-queue <vmfault-queue@localhost>" &&

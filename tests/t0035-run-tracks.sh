@@ -83,6 +83,17 @@ test_expect_success 'a failing verb is named, the track goes on with its next ve
 	grep "^end $V2 boot " events
 '
 
+test_expect_success 'a verb given with -V that fails stops its track: the later verbs are named as not run' '
+	: >events &&
+	test_expect_code 1 env FAIL_check_6_1_1_1=1 run-tracks -j 2 -V ./verbs/check -v ./verbs/scan -v ./verbs/boot $V1 $V2 >out 2>err &&
+	grep -x "$V1: scan not run: check failed" out &&
+	grep -x "$V1: boot not run: check failed" out &&
+	grep -x "== $V1 (check exit 1, scan not run: check failed, boot not run: check failed)" out &&
+	! grep -q " $V1 scan " events &&
+	grep -x "== $V2 (every verb exit 0)" out &&
+	grep -q "^end $V2 boot " events
+'
+
 test_expect_success 'the longest track of the last run starts first, an unknown one before any' '
 	echo 9.0 >"$KQ_RESULTS/$V1/run-tracks.secs" &&
 	echo 30.5 >"$KQ_RESULTS/$V2/run-tracks.secs" &&
