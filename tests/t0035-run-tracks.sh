@@ -50,7 +50,16 @@ test_expect_success 'three tracks, two at a time: each track runs its verbs in o
 	test "$(most_at_once)" = 2 &&
 	: >events &&
 	run-tracks -j 1 "${verbs3[@]}" $V1 $V2 >out1 2>err &&
+	test "$(most_at_once)" = 1 &&
+	: >events &&
+	KQ_TRACK_JOBS=1 run-tracks "${verbs3[@]}" $V1 $V2 >out1 2>err &&
 	test "$(most_at_once)" = 1
+'
+
+test_expect_success 'by default every track at once' '
+	: >events &&
+	run-tracks "${verbs3[@]}" $V1 $V2 $V3 >out3 2>err &&
+	test "$(most_at_once)" = 3
 '
 
 test_expect_success 'each track is one whole block, in the order given, after a line per verb' '

@@ -109,6 +109,28 @@ test_expect_success 'a guest that panics fails the verdict' '
 	grep -E "console: .*Kernel panic" out
 '
 
+test_expect_success 'with every guest slot taken (one per core), a boot waits, then boots when one is free' '
+	mkdir -p slots && rm -f release &&
+	n=$(nproc) && : >held &&
+	for i in $(seq $n); do
+		(exec 7>"slots/slot.$i"; flock 7; echo $i >>held
+		 for k in $(seq 3000); do [ -e release ] && break; sleep 0.2; done) &
+	done &&
+	for i in $(seq 50); do [ "$(wc -l <held)" = $n ] && break; sleep 0.1; done &&
+	test "$(wc -l <held)" = $n &&
+	(KQ_GUEST_SLOTS="$PWD/slots" boot --selftest crash "$(cat version)" >out 2>err; echo $? >rc) &
+	# the slots are given back once the boot says it waits (or after 5 min)
+	for i in $(seq 1500); do grep -q "waiting for a guest slot" out 2>/dev/null && break; sleep 0.2; done &&
+	sleep 2 && ! grep -q ": booting under " out &&
+	touch release && wait &&
+	test "$(cat rc)" = 1 &&
+	w=$(grep -n "waiting for a guest slot: $n guests already run here" out | cut -d: -f1) &&
+	f=$(grep -n "a guest slot is free after [0-9]*s" out | cut -d: -f1) &&
+	b=$(grep -n ": booting under " out | cut -d: -f1) &&
+	test "$w" -lt "$f" && test "$f" -lt "$b" &&
+	grep -E ": FAIL in .*QEMU exited without a verdict" out
+'
+
 test_expect_success 'a guest that WARNs fails the verdict even though its tests pass' '
 	test_expect_code 1 boot --selftest warn "$(cat version)" >out 2>err &&
 	cat out &&
