@@ -122,7 +122,8 @@ test_expect_success 'the longest track of the last run starts first, an unknown 
 '
 
 test_expect_success 'TERM stops every track and every verb below it; the output so far is kept; exit 130' '
-	: >events && rm -f "$KQ_RESULTS"/*/run-tracks.log &&
+	: >events && rm -f "$KQ_RESULTS"/*/run-tracks.log || return 1
+	# (a statement of its own: an & ending an && list sends the whole list)
 	(SLEEP_check=60 run-tracks -j 2 -v "./verbs/check" -v "./verbs/scan" $V1 $V2 $V3 >out 2>err & echo $! >pid; wait $!; echo $? >rc) &
 	for i in $(seq 100); do [ "$(grep -c ^start events)" -ge 2 ] && break; sleep 0.1; done &&
 	test "$(grep -c ^start events)" = 2 &&

@@ -117,7 +117,8 @@ test_expect_success 'with every guest slot taken (one per core), a boot waits, t
 		 for k in $(seq 3000); do [ -e release ] && break; sleep 0.2; done) &
 	done &&
 	for i in $(seq 50); do [ "$(wc -l <held)" = $n ] && break; sleep 0.1; done &&
-	test "$(wc -l <held)" = $n &&
+	test "$(wc -l <held)" = $n || return 1
+	# (a statement of its own: an & ending an && list sends the whole list)
 	(KQ_GUEST_SLOTS="$PWD/slots" boot --selftest crash "$(cat version)" >out 2>err; echo $? >rc) &
 	# the slots are given back once the boot says it waits (or after 5 min)
 	for i in $(seq 1500); do grep -q "waiting for a guest slot" out 2>/dev/null && break; sleep 0.2; done &&
