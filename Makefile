@@ -27,8 +27,7 @@ LAST ?=
 .PHONY: base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
-	@rc=0; $(S)/run-tracks $(if $(JOBS),-j $(JOBS)) -V kernel-tree -v "apply $(TOPIC)" \
-	   -v "check $(TOPIC)" -v "scan --apply all" -v boot $(KERNEL) || rc=1; \
+	@rc=0; $(S)/run-tracks $(if $(JOBS),-j $(JOBS)) --make $(TOPIC) $(KERNEL) || rc=1; \
 	 echo; $(S)/summary $(KERNEL) || rc=1; \
 	 echo; $(S)/status $(KERNEL) || rc=1; exit $$rc
 
@@ -37,8 +36,9 @@ help:
 
 ## make              import the newest 6.1, 6.12 and 7.3 (scripts/tracks), apply every topic, print the table,
 ##                   check every topic, scan with every topic applied (must find nothing),
-##                   and boot the integration kernel in QEMU; two tracks at once
-##                   (scripts/run-tracks; JOBS=1: one track at a time)
+##                   and boot the integration kernel in QEMU, each track's boot beside its
+##                   check and scan; as many verbs at once as cores, of any tracks
+##                   (scripts/run-tracks --make; JOBS=1: one verb at a time)
 ## make deps         install the Debian packages the queue uses (root), build the sparse 7.x needs
 deps:
 	@$(S)/deps

@@ -149,6 +149,20 @@ test_expect_success 'the integration merge is the same whoever makes it, dated l
 	test "$(kq_git log -1 --format=%ad --date=raw "$a")" = "$(kq_git log -1 --format=%ad --date=raw debian/6.12.1-1_deb12u1)"
 '
 
+test_expect_success 'the integration merge made by two verbs at once (make runs boot beside scan): both get it, the ref right' '
+	a=$(integ) && ref=refs/heads/integration/6.12.1-1_deb12u1 &&
+	for i in $(seq 20); do
+		(integ >i1.$i 2>e1.$i; echo $? >r1.$i) &
+		(integ >i2.$i 2>e2.$i; echo $? >r2.$i) &
+		wait || return 1
+		for r in 1 2; do
+			test "$(cat r$r.$i)" = 0 || { cat e$r.$i; return 1; }
+			test "$(cat i$r.$i)" = "$a" || return 1
+		done
+		test "$(kq_git rev-parse $ref)" = "$a" || return 1
+	done
+'
+
 test_expect_success 'the summary table shows each topic on each kernel' '
 	test_expect_code 1 summary 6.1.2 6.12.1 >out &&
 	grep -E "^good +ok \(2 patches\) +ok \(2 patches\)" out &&

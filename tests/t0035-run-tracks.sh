@@ -82,6 +82,61 @@ test_expect_success 'every verb runs at nice 10 but boot, whose QEMU guest keeps
 	test_cmp want nices
 '
 
+# at START|END VERB [VERSION]: the time of that event (the first verb of a
+# version when several)
+at() { awk -v k="$1" -v b="$2" -v v="${3:-}" '$1 == k && $3 == b && (v == "" || $2 == v) { print $4; exit }' "$EVENTS"; }
+
+test_expect_success 'a verb given with -B starts when the verbs before it have ended, and those after it run beside it' '
+	: >events &&
+	SLEEP_boot=2 run-tracks -j 2 -v ./verbs/check -B ./verbs/boot -v ./verbs/scan $V1 >out 2>err &&
+	awk -v ce="$(at end check)" -v bs="$(at start boot)" -v ss="$(at start scan)" -v se="$(at end scan)" -v be="$(at end boot)" \
+		"BEGIN { exit !(ce <= bs && ce <= ss && ss < be && se < be) }" &&
+	# the block in the order given, whatever the order they ended in
+	awk -v v="$V1" "\$0 == \"== \" v \" (every verb exit 0)\" { b = 1; next } /^== / { b = 0 } b && NF" out >block &&
+	printf "%s on $V1: %s line\n" check first check last boot first boot last scan first scan last >want &&
+	test_cmp want block &&
+	grep -x "$V1: scan exit 0 in [0-9.]*s" out >/dev/null &&
+	test "$(sed -n "/^$V1: scan exit/=" out)" -lt "$(sed -n "/^$V1: boot exit/=" out)"
+'
+
+test_expect_success 'with -B on three tracks, two verbs at once, never three; each track in its order' '
+	: >events &&
+	run-tracks -j 2 -v ./verbs/check -B ./verbs/boot -v ./verbs/scan $V1 $V2 $V3 >out 2>err &&
+	test_line_count = 18 events &&
+	test "$(most_at_once)" = 2 &&
+	for v in $V1 $V2 $V3; do
+		awk -v ce="$(at end check $v)" -v bs="$(at start boot $v)" -v ss="$(at start scan $v)" \
+			"BEGIN { exit !(ce <= bs && ce <= ss) }" || return 1
+		grep -x "== $v (every verb exit 0)" out >/dev/null || return 1
+	done
+'
+
+test_expect_success '-n prints the plan, a verb a line with the one it waits for, and runs nothing; --make is make'"'"'s' '
+	: >events &&
+	run-tracks -n -V ./verbs/check -B ./verbs/boot -v "./verbs/scan x" $V1 $V3 >out 2>err &&
+	test ! -s events &&
+	cat >want <<-EOF &&
+	$V1: ./verbs/check
+	$V1: ./verbs/boot, after ./verbs/check, beside what follows
+	$V1: ./verbs/scan x, after ./verbs/check
+	$V3: ./verbs/check
+	$V3: ./verbs/boot, after ./verbs/check, beside what follows
+	$V3: ./verbs/scan x, after ./verbs/check
+	EOF
+	test_cmp want out &&
+	run-tracks -n --make foo $V1 >out 2>err &&
+	cat >want <<-EOF &&
+	$V1: kernel-tree
+	$V1: apply foo, after kernel-tree
+	$V1: boot, after apply foo, beside what follows
+	$V1: check foo, after apply foo
+	$V1: scan --apply all, after check foo
+	EOF
+	test_cmp want out &&
+	test_expect_code 2 run-tracks --make foo -v ./verbs/check $V1 2>err &&
+	test_line_count = 1 err && grep "either --make or -v" err
+'
+
 test_expect_success 'a failing verb is named, the track goes on with its next verb, the others are untouched; exit 1' '
 	: >events &&
 	test_expect_code 1 env FAIL_scan_6_1_2_2=3 run-tracks -j 2 "${verbs3[@]}" $V1 $V2 $V3 >out 2>err &&
@@ -94,11 +149,11 @@ test_expect_success 'a failing verb is named, the track goes on with its next ve
 
 test_expect_success 'a verb given with -V that fails stops its track: the later verbs are named as not run' '
 	: >events &&
-	test_expect_code 1 env FAIL_check_6_1_1_1=1 run-tracks -j 2 -V ./verbs/check -v ./verbs/scan -v ./verbs/boot $V1 $V2 >out 2>err &&
+	test_expect_code 1 env FAIL_check_6_1_1_1=1 run-tracks -j 2 -V ./verbs/check -v ./verbs/scan -B ./verbs/boot $V1 $V2 >out 2>err &&
 	grep -x "$V1: scan not run: check failed" out &&
 	grep -x "$V1: boot not run: check failed" out &&
 	grep -x "== $V1 (check exit 1, scan not run: check failed, boot not run: check failed)" out &&
-	! grep -q " $V1 scan " events &&
+	! grep -q " $V1 scan " events && ! grep -q " $V1 boot " events &&
 	grep -x "== $V2 (every verb exit 0)" out &&
 	grep -q "^end $V2 boot " events
 '
