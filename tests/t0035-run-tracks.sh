@@ -176,6 +176,18 @@ test_expect_success 'the longest track of the last run starts first, an unknown 
 	done
 '
 
+test_expect_success 'of the verbs ready, those given earlier first, of any track: a track is never left to start last' '
+	echo 5.0 >"$KQ_RESULTS/$V1/run-tracks.secs" &&
+	echo 1.0 >"$KQ_RESULTS/$V2/run-tracks.secs" &&
+	echo 3.0 >"$KQ_RESULTS/$V3/run-tracks.secs" &&
+	: >events &&
+	run-tracks -j 1 -v ./verbs/check -v ./verbs/scan $V1 $V2 $V3 >out 2>err &&
+	awk "\$1 == \"start\" { print \$3, \$2 }" events >order &&
+	# within a stage, the longest track of the last run first
+	printf "%s\n" "check $V1" "check $V3" "check $V2" "scan $V1" "scan $V3" "scan $V2" >want &&
+	test_cmp want order
+'
+
 test_expect_success 'TERM stops every track and every verb below it; the output so far is kept; exit 130' '
 	: >events && rm -f "$KQ_RESULTS"/*/run-tracks.log || return 1
 	# (a statement of its own: an & ending an && list sends the whole list)
