@@ -163,6 +163,42 @@ test_expect_success 'VM_FAULT_* constants are seen by spatch in every position' 
 	done
 '
 
+# The rules know a file's integer functions by name (a set in spatch's
+# Python, emptied at each file's first function): one spatch process reads
+# many files, and a name that is an int function in one is a vm_fault_t
+# function in another.
+test_expect_success 'an integer function is its own file'"'"'s: spatch reading other files first neither carries nor loses it' '
+	mkdir scope &&
+	cat >scope/int.c <<-\EOF &&
+	static int scope_helper(void)
+	{
+		return -ENOMEM;
+	}
+
+	static vm_fault_t scope_fault(struct vm_fault *vmf)
+	{
+		vm_fault_t ret;
+
+		ret = scope_helper();
+		if (ret)
+			return ret;
+		return scope_helper();
+	}
+	EOF
+	sed "s/static int scope_helper/static vm_fault_t scope_helper/; s/-ENOMEM/VM_FAULT_OOM/" scope/int.c >scope/fault.c &&
+	printf "static int other(void)\n{\n\treturn 0;\n}\n" >scope/other.c &&
+	sed -e "s/\"FAULT_FNS\"/\"^(scope_fault)\$\"/" -e "s/\"FAULT_OPS\"/\"^(fault)\$\"/" "$S/vm_fault_t.cocci" >scope/rules.cocci &&
+	for order in "int fault other" "fault int other" "other fault int" "int other fault"; do
+		for f in $order; do printf "scope/%s.c\n\n" "$f"; done >scope/groups &&
+		spatch --sp-file scope/rules.cocci -D report --very-quiet --no-includes --jobs 1 \
+			--file-groups scope/groups >scope/out 2>scope/err &&
+		sort scope/out >scope/got &&
+		printf "%s\n" "scope/int.c|10|int-in-fault|vm_fault_t ret assigned an integer" \
+			"scope/int.c|13|errno-return|scope_fault() returns vm_fault_t but returns an integer" >scope/want &&
+		test_cmp scope/want scope/got || { echo "files read in the order: $order"; return 1; }
+	done
+'
+
 test_expect_success 'mutation: fixing one marked line removes exactly that finding' '
 	sites() { awk -F"|" -v f="$misc/$1" "\$1 == f { print \$2, \$3 }" findings.txt | sort; } &&
 	m=0 &&
