@@ -11,6 +11,9 @@ need_real_kernel
 
 FIX=$SHARNESS_TEST_DIRECTORY/fixtures/scan
 misc=drivers/misc
+# a directory drivers/Makefile lists itself: drivers/hwtracing/ has no
+# Makefile
+th=drivers/hwtracing/intel_th
 
 # markers FILE: "line kind tools" for every line marked "/* scan: KIND
 # TOOLS [fix[@+N]: CODE] */" (a mixing the scan must report; its fix
@@ -63,16 +66,19 @@ make_mutants() {
 make_fixture_topic() {
 	local tag=$1 d=$PWD/data g=$PWD/patchgen
 	mkdir -p "$d/branches" "$d/kernel-patches/scan-fixture" "$d/cover-letters" "$g/$misc"
-	mkdir -p "$g/arch/arm64/mm" &&
+	mkdir -p "$g/arch/arm64/mm" "$g/$th" &&
 	git init -q "$g" &&
 	kq_git show "$tag:$misc/Makefile" >"$g/$misc/Makefile" &&
 	kq_git show "$tag:arch/arm64/mm/Makefile" >"$g/arch/arm64/mm/Makefile" &&
+	kq_git show "$tag:$th/Makefile" >"$g/$th/Makefile" &&
 	git -C "$g" add . &&
 	git -C "$g" -c user.name=T -c user.email=t@example.org commit -qm base &&
 	cp "$FIX"/vmf_fixture*.[ch] "$g/$misc/" &&
 	make_mutants "$g/$misc" &&
 	cp "$FIX/arm64/vmf_fixture_arm64.c" "$g/arch/arm64/mm/" &&
 	printf "obj-y\t\t\t\t+= vmf_fixture_arm64.o\n" >>"$g/arch/arm64/mm/Makefile" &&
+	cp "$FIX/intel_th/vmf_fixture_th.c" "$g/$th/" &&
+	printf "obj-m\t\t\t\t+= vmf_fixture_th.o\n" >>"$g/$th/Makefile" &&
 	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_unchecked.c vmf_fixture_unparsed.c vmf_fixture_trace.c vmf_fixture_gen.c vmf_mut_*.c vmf_hmut_*.c) | grep -v unbuilt |
 		sed 's/\.c$/.o/' | paste -sd' ' | sed 's/^/obj-m\t\t\t\t+= /' >>"$g/$misc/Makefile" &&
 	# vmf_fixture_gen.c and its mutants include a header the build writes
@@ -118,10 +124,11 @@ test_expect_success 'setup: the real 6.12 tree in a private cache, and the fixtu
 
 test_expect_success 'scan --apply all finds the fixture mixings and fails' '
 	export KQ_ROOT=$PWD/data &&
-	n=$(($(wc -l <data/fixture-files) + 4)) &&
+	n=$(($(wc -l <data/fixture-files) + 5)) &&
 	test_expect_code 1 scan --apply all \
 		$(sed "s/^/--only /" data/fixture-files) --only arch/x86/kernel/cpu/sgx/virt.c \
 		--only drivers/gpu/drm/amd/amdkfd/kfd_migrate.c \
+		--only $th/vmf_fixture_th.c \
 		--arch arm64 --only arch/arm64/mm/vmf_fixture_arm64.c --only arch/loongarch/kernel/vdso.c \
 		"$(cat version)" >table 2>log &&
 	cp "$KQ_RESULTS/$(cat version)/scan-all.only.json" scan.json &&
@@ -220,6 +227,22 @@ test_expect_success 'the amdkfd fault handler keeping VM_FAULT_SIGBUS in an int 
 	grep -F "$kfd|-U__linux__|amdgv_sriovmsg.h" workarounds.txt &&
 	! grep -F "$kfd|" unchecked.txt &&
 	grep -x "  $kfd: CF=-U__linux__" table
+'
+
+# kbuild reaches drivers/hwtracing/intel_th/ straight from drivers/Makefile:
+# the map of sources to objects must ask for that directory, not stop at
+# drivers/hwtracing/, which kbuild never enters (its files were "not built
+# by allmodconfig" and sparse never read them).
+test_expect_success 'a file in a directory its grandparent'"'"'s Makefile lists is built, and checked by sparse' '
+	f=$th/vmf_fixture_th.c &&
+	! grep "^$f|sparse|" unchecked.txt &&
+	markers "$FIX/intel_th/vmf_fixture_th.c" >marks && test_line_count = 2 marks &&
+	while read -r line kind tools; do
+		finding $f "$line" | awk -F"|" -v k="$kind" "\$3 == k && \$4 ~ /sparse/ && \$4 ~ /spatch/ && \$5 == \"x86_64\"" |
+			grep . || { echo "$f:$line: $(finding $f "$line" || echo "no finding")"; return 1; }
+	done <marks &&
+	cut -d" " -f1 marks >want && awk -F"|" -v f="$f" "\$1 == f { print \$2 }" findings.txt | sort -n >got &&
+	test_cmp want got
 '
 
 test_expect_success 'a file only arm64 builds is checked by the arm64 sparse pass, and says so' '

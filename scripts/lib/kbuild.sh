@@ -159,20 +159,52 @@ SPARSE_TYPE_DIAGNOSTICS='^(incompatible types|incorrect type|different address s
 # kbuild_objects WT OBJ < SOURCES: "source object" for every source (a
 # path relative to WT) that the configuration in OBJ builds, the object
 # named by its real Kbuild path (amdkfd files build as
-# drivers/gpu/drm/amd/amdgpu/../amdkfd/X.o).  make -n over the sources'
-# directories says which object compiles which file; the answer is cached
-# per set of Makefile, Kbuild and Kconfig files and directories.
+# drivers/gpu/drm/amd/amdgpu/../amdkfd/X.o).  make -n over directories
+# says which object compiles which file, in two rounds: the sources' own
+# directories, then, for the sources none of them builds, their directories
+# two levels down (drivers/gpu/ builds amdkfd's files, arch/x86/ KVM's
+# virt/kvm/ ones).  A directory goal is a single build: kbuild descends to
+# it from the top through the Makefiles that list it, so a directory the
+# configuration leaves out builds nothing, as in a whole build.  The own
+# directories are a few hundred Makefiles where the two-level ones are
+# thousands (drivers/gpu/, drivers/net/), each its own make process.  Each
+# round's answer is cached per set of Makefile, Kbuild and Kconfig files
+# and directories (make bench STAGES=objmap compares with one round over the
+# two-level directories).
 kbuild_objects() {
-	local wt=$1 obj=$2 srcs dirs key map
+	local wt=$1 obj=$2 srcs dirs tree map1 map2=/dev/null rest
 	srcs=$(cat)
-	dirs=$(printf '%s\n' "$srcs" | awk -F/ 'NF >= 3 { print $1 "/" $2 "/"; next } NF { print $1 "/" }' |
-		sort -u | awk '{ for (d in seen) if (index($0, d) == 1) next; seen[$0]; print }')
-	[ -n "$dirs" ] || return 0
-	key=$(git -C "$wt" ls-tree -r HEAD |
-		grep -E '/(Makefile|Kbuild|Kconfig)[^/]*$|	(Makefile|Kbuild|Kconfig)[^/]*$' |
-		cat - <(printf '%s\n' "$dirs" "ARCH=${ARCH:-x86_64}" "config=${KQ_CONFIG_NAME:-}") | sha1sum | cut -c1-16)
+	tree=$(git -C "$wt" ls-tree -r HEAD |
+		grep -E '/(Makefile|Kbuild|Kconfig)[^/]*$|	(Makefile|Kbuild|Kconfig)[^/]*$' | sha1sum | cut -c1-40)
+	dirs=$(printf '%s\n' "$srcs" | awk -F/ 'NF >= 2 { sub(/[^\/]*$/, ""); print }' | kbuild_topmost)
+	map1=/dev/null
+	[ -z "$dirs" ] || map1=$(kbuild_objmap "$wt" "$obj" "$tree" "$dirs")
+	rest=$(awk -f "$KQ_SCRIPTS/lib/paths.awk" -f "$KQ_SCRIPTS/lib/match-sources.awk" <(printf '%s\n' "$srcs") "$map1" |
+		awk 'FILENAME == ARGV[1] { m[$1]; next } NF && !($1 in m)' - <(printf '%s\n' "$srcs"))
+	# the second round: two levels down, less what the first walked whole
+	dirs=$(printf '%s\n' "$rest" | awk -F/ 'NF >= 3 { print $1 "/" $2 "/"; next } NF { print $1 "/" }' |
+		kbuild_topmost | awk 'FILENAME == ARGV[1] { if (NF) d[++n] = $0; next }
+			{ for (i = 1; i <= n; i++) if (index($0, d[i]) == 1) next; print }' <(printf '%s\n' "$dirs") -)
+	[ -z "$dirs" ] || map2=$(kbuild_objmap "$wt" "$obj" "$tree" "$dirs")
+	# Match sources by their normalised path ("a/b/../c/x.c" is "a/c/x.c").
+	awk -f "$KQ_SCRIPTS/lib/paths.awk" -f "$KQ_SCRIPTS/lib/match-sources.awk" \
+		<(printf '%s\n' "$srcs") <(sort -u "$map1" "$map2")
+}
+
+# kbuild_topmost < DIRS: the directories, sorted, less those inside another.
+kbuild_topmost() {
+	sort -u | awk '{ for (d in seen) if (index($0, d) == 1) next; seen[$0]; print }'
+}
+
+# kbuild_objmap WT OBJ TREE DIRS: the path of the map "source object" of
+# every object make -n builds in DIRS (newline-separated) of the
+# configuration in OBJ, made unless cached under this TREE (the hash of the
+# worktree's Makefile, Kbuild and Kconfig files), DIRS, ARCH and config.
+kbuild_objmap() {
+	local wt=$1 obj=$2 tree=$3 dirs=$4 key map
+	key=$(printf '%s\n' "$tree" "$dirs" "ARCH=${ARCH:-x86_64}" "config=${KQ_CONFIG_NAME:-}" | sha1sum | cut -c1-16)
 	map=$KQ_CACHE/objmap/$key
-	if [ ! -s "$map" ]; then
+	if [ ! -f "$map" ]; then
 		mkdir -p "$KQ_CACHE/objmap"
 		# make -n prints only what is out of date: an extra KCFLAGS makes
 		# every object's command line differ from the one it was built with.
@@ -183,7 +215,5 @@ kbuild_objects() {
 				print s, $3 }' | sort -u >"$map.tmp.$$" || true
 		mv "$map.tmp.$$" "$map"
 	fi
-	# Match sources by their normalised path ("a/b/../c/x.c" is "a/c/x.c").
-	awk -f "$KQ_SCRIPTS/lib/paths.awk" -f "$KQ_SCRIPTS/lib/match-sources.awk" \
-		<(printf '%s\n' "$srcs") "$map"
+	echo "$map"
 }
