@@ -316,6 +316,44 @@ test_expect_success 'a sparse pass and a spatch run of the same commit, tools an
 	grep "x86_64: sparse done" other.err && ! grep "kept from" other.err
 '
 
+# spatch runs beside the sparse pass, in the background: its failure must
+# still fail the scan, with its reason, and leave the last record as it was.
+test_expect_success 'a spatch that fails beside the sparse pass fails the scan with its reason; the last record stays, no spatch is left running' '
+	m=$(sed -n "s|^\($misc/vmf_mut_unchecked_[0-9]*\.c\)$|\1|p" data/fixture-files | sed -n 1p) &&
+	rec="$KQ_RESULTS/$(cat version)/scan-all.only.json" &&
+	cp "$rec" rec.before &&
+	mkdir -p crash-spatch &&
+	cat >crash-spatch/spatch <<-EOF &&
+	#!/bin/sh
+	case " \$* " in
+	*" --sp-file "*) echo "Fatal error: kq-crash-test" >&2; exit 3 ;;
+	esac
+	exec $(command -v spatch) "\$@"
+	EOF
+	chmod +x crash-spatch/spatch &&
+	test_expect_code 1 env PATH="$PWD/crash-spatch:$PATH" KQ_SCAN_FRESH=1 scan --apply all --only "$m" "$(cat version)" >crash 2>crash.err &&
+	grep -x "scan: spatch failed: Fatal error: kq-crash-test" crash.err &&
+	grep "x86_64: sparse done" crash.err &&
+	! grep "files, .* findings" crash &&
+	test_cmp rec.before "$rec" &&
+	! pgrep -f kq-crash-test
+'
+
+test_expect_success 'a scan stopped in its sparse pass stops the spatch running beside it' '
+	m=$(sed -n "s|^\($misc/vmf_mut_unchecked_[0-9]*\.c\)$|\1|p" data/fixture-files | sed -n 1p) &&
+	mkdir -p kq-slow-spatch &&
+	cat >kq-slow-spatch/spatch <<-EOF &&
+	#!/bin/sh
+	[ "\$1" != --version ] || exec $(command -v spatch) --version
+	while :; do sleep 1; done
+	EOF
+	chmod +x kq-slow-spatch/spatch &&
+	test_expect_code 1 env PATH="$PWD/kq-slow-spatch:$PATH" KQ_SCAN_FRESH=1 KQ_SPARSE=/nonexistent/sparse \
+		scan --apply all --only "$m" "$(cat version)" >slow 2>slow.err &&
+	grep "no sparse this tree accepts" slow.err &&
+	! pgrep -f kq-slow-spatch
+'
+
 test_expect_success 'a file including a header only the build makes is checked: built first, not unchecked' '
 	grep "^$misc/vmf_fixture_gen.c|" findings.txt &&
 	! grep -F "$misc/vmf_fixture_gen.c|" unchecked.txt &&

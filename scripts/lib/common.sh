@@ -41,6 +41,21 @@ handle_help() {
 	case "${1:-}" in -h|--help) printf '%s\n' "$text"; exit 0 ;; esac
 }
 
+# descendants PID: every process below PID, collected before any dies
+# (an orphan is no longer found under its parent).
+descendants() {
+	local c
+	for c in $(pgrep -P "$1" || true); do echo "$c"; descendants "$c"; done
+}
+# kill_tree PID: PID and every process below it, TERMed (a job a script
+# started in the background, when the script ends before it).
+kill_tree() {
+	local all
+	all=$(descendants "$1")
+	# shellcheck disable=SC2086
+	kill -TERM "$1" $all 2>/dev/null || true
+}
+
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
 
