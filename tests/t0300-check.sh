@@ -13,9 +13,10 @@ file=drivers/misc/dummy-irq.c
 # allmodconfig once for the two scripts.
 track=7.3
 
-# fixture_topic NAME SUBJECT SED-SCRIPT: a one-patch topic editing $file.
+# fixture_topic NAME SUBJECT SED-SCRIPT [FILE]: a one-patch topic editing
+# FILE ($file by default).
 fixture_topic() {
-	local name=$1 subject=$2 edit=$3 d=$PWD/data g=$PWD/gen.$1
+	local name=$1 subject=$2 edit=$3 file=${4:-$file} d=$PWD/data g=$PWD/gen.$1
 	mkdir -p "$d/branches" "$d/kernel-patches/$name" "$d/cover-letters" "$g/${file%/*}" &&
 	git init -q "$g" &&
 	kq_git show "$tag:$file" >"$g/$file" &&
@@ -50,7 +51,7 @@ hostile_edit='s/^static int irq = -1;/&\n#warning "say \\"hi\\" back\\\\slash\tt
 get() { python3 "$S/lib/records.py" get "$KQ_RESULTS/$(cat version)/check-$1.json" "$2"; }
 status_of() { get "$1" "checks.$2.status"; }
 
-test_expect_success 'setup: six fixture topics on the real 7.3 tree' '
+test_expect_success 'setup: seven fixture topics on the real 7.3 tree' '
 	v=$(KQ_CACHE=$REAL_CACHE kernels --newest $track) && echo "$v" >version &&
 	KQ_CACHE=$REAL_CACHE kernel-tree "$v" >/dev/null &&
 	tag=debian/$(sed "s/~/_/" version) &&
@@ -66,6 +67,11 @@ test_expect_success 'setup: six fixture topics on the real 7.3 tree' '
 	fixture_topic chk-broken "misc: dummy-irq: Return a better value" \
 		"s/	return IRQ_NONE;/	return IRQ_NOT_A_VALUE;/" &&
 	fixture_topic chk-hostile "misc: dummy-irq: Warn \"loudly\" at build time" "$hostile_edit" &&
+	# another file, whose base has sparse warnings (two of them vm_fault_t
+	# ones): its base object is compiled in the same make as dummy-irq.o
+	fixture_topic chk-other "x86/sgx: Reword the header comment" \
+		"s|^ \* Device driver to expose SGX enclave memory to KVM guests\.\$| * Device driver exposing SGX enclave memory to KVM guests.|" \
+		arch/x86/kernel/cpu/sgx/virt.c &&
 	grep -q "#warning \"say" "gen.chk-hostile/$file" &&
 	KQ_ROOT=$PWD/data topics all >topics.out
 '
@@ -88,8 +94,30 @@ test_expect_success 'base and tips share the packaged worktree and its build dir
 	git -C "$top/none" diff --quiet HEAD &&
 	! test -e "$top/check.w1.build" && ! test -e "$top/check" &&
 	! kq_git worktree list | grep -F "$top/check" &&
-	# each of the six topics compiled its object at its tip and at the base
-	test "$(grep -c "1 objects compiled with C=2 W=1 at tip and base" err)" = 6
+	# each of the seven topics compiled its object at its tip; the base
+	# compiled the two objects they touch once, in one make
+	test "$(grep -c "1 objects compiled with C=2 W=1 at the tip in" err)" = 7 &&
+	grep -E "^check on $(cat version): the base.s 2 objects of 7 topics compiled with C=2 W=1 in one make in [0-9.]+s$" err
+'
+
+# The base of every topic is one make: each topic must be judged by its
+# own objects' part of it, not by another topic's warnings.
+test_expect_success 'each topic compares its tip with its own objects of the shared base make' '
+	test "$(get chk-other objects)" = arch/x86/kernel/cpu/sgx/virt.o &&
+	get chk-other checks.sparse.kept >other.kept &&
+	grep "^arch/x86/kernel/cpu/sgx/virt.c:[0-9]*: cast removes address space" other.kept &&
+	! grep -v "^arch/x86/kernel/cpu/sgx/virt.c:" other.kept &&
+	test "$(status_of chk-other sparse)" = fail &&
+	get chk-other checks.sparse.vm_fault_t_left | grep "^arch/x86/kernel/cpu/sgx/virt.c:" &&
+	test -z "$(get chk-other checks.sparse.removed)" &&
+	test -z "$(get chk-other checks.w1.removed)" &&
+	for t in chk-pass chk-sparse chk-w1 chk-style; do
+		for c in sparse w1; do
+			for l in kept removed; do
+				! get $t checks.$c.$l | grep -F sgx/virt.c || return 1
+			done
+		done
+	done
 '
 
 test_expect_success 'the clean patch passes every check' '

@@ -196,6 +196,43 @@ test_expect_success 'a check writes only its own folder: the runner'"'"'s inputs
 	test_cmp before.sum after.sum
 '
 
+# scripts/check compiles the base side of every topic in one make; each
+# topic then reads its own objects' part (lib/split-build-log.awk).
+test_expect_success 'the split of a shared make: a topic gets its objects'"'"' blocks and errors and the lines of no object, never another'"'"'s' '
+	cat >shared.log <<-\EOF &&
+	make[1]: Entering directory '"'"'/b'"'"'
+	  SYNC    include/config/auto.conf.cmd
+	  DESCEND objtool
+	  CHECK   scripts/mod/empty.c
+	  CC [M]  fs/a.o
+	fs/a.c:1:2: warning: a from gcc [-Wx]
+	  CHECK   fs/a.c
+	fs/a.c:3:4: warning: a from sparse
+	  CC      mm/b.o
+	include/linux/h.h:5:6: warning: through b
+	mm/b.c:7:8: error: b does not compile
+	make[5]: *** [scripts/Makefile.build:250: mm/b.o] Error 1
+	  CHECK   drivers/gpu/drm/amd/amdgpu/../amdkfd/c.c
+	drivers/gpu/drm/amd/amdkfd/c.c:9:1: warning: c from sparse
+	make[4]: *** [scripts/Makefile.build:480: mm] Error 2
+	scripts/Makefile.build:1: C=2 specified, but sparse is not available or not up to date
+	EOF
+	split() { printf "%s\n" "$@" >want && awk -v objs=want -f "$S/lib/split-build-log.awk" shared.log; } &&
+	split fs/a.o drivers/gpu/drm/amd/amdgpu/../amdkfd/c.o >a.out &&
+	grep -x "fs/a.c:1:2: warning: a from gcc \[-Wx\]" a.out && grep -x "fs/a.c:3:4: warning: a from sparse" a.out &&
+	grep -x "drivers/gpu/drm/amd/amdkfd/c.c:9:1: warning: c from sparse" a.out &&
+	! grep -e "through b" -e "b does not compile" -e "mm/b.o" -e "empty.c" a.out &&
+	grep -x "  SYNC    include/config/auto.conf.cmd" a.out && grep "C=2 specified, but sparse" a.out &&
+	grep -F "[scripts/Makefile.build:480: mm] Error 2" a.out &&
+	split mm/b.o >b.out &&
+	grep -x "include/linux/h.h:5:6: warning: through b" b.out && grep -x "mm/b.c:7:8: error: b does not compile" b.out &&
+	grep -F "[scripts/Makefile.build:250: mm/b.o] Error 1" b.out &&
+	! grep -e "a from" -e "c from" b.out &&
+	# every line goes to one of the topics, or to all
+	split fs/a.o mm/b.o drivers/gpu/drm/amd/amdgpu/../amdkfd/c.o scripts/mod/empty.o >all.out &&
+	test_cmp shared.log all.out
+'
+
 # A tree whose Makefile and scripts/config log what kbuild_prepare asks.
 test_expect_success 'setup: a tree that logs configure and prepare' '
 	mkdir -p kb/scripts &&
