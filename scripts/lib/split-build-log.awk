@@ -1,5 +1,7 @@
-# split-build-log.awk -v objs=FILE < LOG: the part of a kbuild log that
-# concerns the objects listed in FILE (kbuild paths, one per line), from a
+# split-build-log.awk -v objs=FILE -v src=TREE/ < LOG: the part of a kbuild
+# log that concerns the objects listed in FILE (kbuild paths, one per
+# line; TREE the source tree, which 6.x kernels print before the path of
+# a CHECK line when building in a separate directory), from a
 # make over more objects than those (scripts/check compiles the base side
 # of every topic in one make).  With --output-sync=target each object's
 # output is one block, opened by its "  CC" or "  CHECK" line; a block is
@@ -17,6 +19,8 @@ BEGIN {
 # "  CHECK   dir/x.c": x.o's (an object up to date is only checked)
 /^  CHECK +[^ ]+\.c$/ {
 	cur = $NF
+	if (src != "" && index(cur, src) == 1)
+		cur = substr(cur, length(src) + 1)
 	sub(/\.c$/, ".o", cur)
 	if (cur in want) print
 	next
