@@ -195,4 +195,18 @@ test_expect_success 'bench: a stage whose command dies fails the bench, naming i
 	grep -E "^apply +[0-9.]+ +[0-9.]+ +[0-9.]+x" out && test_must_be_empty err
 '
 
+# The cold figures are scaled to the slow machine by the mean of the run's
+# yardsticks (before and after), never by one of them alone.
+test_expect_success 'bench: a cold figure on the slow machine is scaled by the mean of the yardsticks' '
+	slow() { awk -v s="$1" -v p="$2" -v t="$3" -v slow=1.16 -v refs="$4" -f "$S/lib/on-slow.awk"; } &&
+	slow 2087 3 15 " 0.83 0.88" >out &&
+	grep "^15\.7 min on the 1\.16 machine (x1\.357 by the mean yardstick 0\.855 of 2; 15\.3-16\.2 by each alone): OVER 15 min$" out &&
+	slow 2087 3 15 "0.88 0.83" >out2 && test_cmp out out2 &&
+	slow 2281 3 15 "1.03 1.01" >out &&
+	grep "^14\.4 min .* (x1\.137 by the mean yardstick 1\.020 of 2; 14\.3-14\.6 by each alone): within 15 min$" out &&
+	slow 3000 1 60 "0.90" >out &&
+	grep "^64\.4 min .* OVER 60 min$" out &&
+	test_expect_code 1 slow 3000 1 60 "" >out && grep "^no yardstick$" out
+'
+
 test_done
