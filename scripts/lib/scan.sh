@@ -25,9 +25,20 @@ scan_candidates() {
 	events=$("$@" -l -P "$SCAN_EVENTS" -- 'include/trace/events/*.h' '*trace*.h') || [ $? -eq 1 ] || return 1
 	[ -z "$events" ] || events=$(printf '%s\n' "$events" | sed 's|.*/||; s|\.h$||' | sort -u | paste -sd'|')
 	if [ -n "$events" ]; then
-		inst=$("$@" -l -E "^#define CREATE_TRACE_POINTS" -- '*.c') || [ $? -eq 1 ] || return 1
-		# (grep finding none of the includes in a batch is not an error)
-		inst=$(printf '%s\n' "$inst" | xargs -r grep -l -E "#include [<\"](trace/events/)?($events)\.h[>\"]" || true)
+		inst=$(trace_instantiators "$events" "$@") || return 1
 	fi
 	printf '%s\n' "$uses" "$inst" | { grep . || true; } | sort -u
+}
+
+# trace_instantiators NAMES GREP...: the C files that instantiate
+# (CREATE_TRACE_POINTS) a trace event header named in NAMES (its base
+# names without .h, an ERE alternation), including it as
+# <trace/events/NAME.h> or "NAME.h"; GREP... as for scan_candidates, the
+# worktree the current directory.  The scan and check's trace_users.
+trace_instantiators() {
+	local names=$1 inst
+	shift
+	inst=$("$@" -l -E "^#define CREATE_TRACE_POINTS" -- '*.c') || [ $? -eq 1 ] || return 1
+	# (grep finding none of the includes in a batch is not an error)
+	printf '%s\n' "$inst" | xargs -r grep -l -E "#include [<\"](trace/events/)?($names)\.h[>\"]" || true
 }
