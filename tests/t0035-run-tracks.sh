@@ -7,7 +7,8 @@ test_description='run-tracks: the verbs of make on several tracks side by side, 
 # The verbs here are small executables of the test (run-tracks takes a
 # path as a verb): each appends "start|end VERSION VERB TIME NICE" to
 # events, prints two lines of its own, sleeps SLEEP_<verb> seconds (0.5 by
-# default) and exits with FAIL_<verb>_<version> if that is set.
+# default), keeps a core busy BUSY_<verb> seconds in a grandchild if that
+# is set, and exits with FAIL_<verb>_<version> if that is set.
 V1=6.1.1-1 V2=6.1.2-2 V3=6.12.1-1~deb12u1
 
 test_expect_success 'setup: archive, cache, three versions and the verbs' '
@@ -20,6 +21,8 @@ test_expect_success 'setup: archive, cache, three versions and the verbs' '
 	echo "start $v $verb $(date +%s.%N) $(nice)" >>"$EVENTS"
 	echo "$verb on $v: first line"
 	sleep "${!sv:-0.5}"
+	bv=BUSY_$verb
+	[ -z "${!bv:-}" ] || bash -c "timeout ${!bv} bash -c \"while :; do :; done\"" || true
 	echo "$verb on $v: last line"
 	echo "end $v $verb $(date +%s.%N)" >>"$EVENTS"
 	exit "${!fv:-0}"
@@ -72,8 +75,15 @@ test_expect_success 'each track is one whole block, in the order given, after a 
 	printf "%s on $V2: %s line\n" check first check last scan first scan last boot first boot last >want &&
 	test_cmp want block &&
 	# the live lines: one per verb, each ended before its block
-	test "$(grep -c -E "^[^ ]+: (check|scan|boot) exit 0 in [0-9.]+s$" out)" = 9 &&
+	test "$(grep -c -E "^[^ ]+: (check|scan|boot) exit 0 in [0-9.]+s, cpu [0-9.]+s$" out)" = 9 &&
 	test_cmp block <(grep . "$KQ_RESULTS/$V2/run-tracks.log")
+'
+
+test_expect_success 'the line of a verb has its CPU time, that of the grandchildren it waited for included, apart from its wall time' '
+	BUSY_check=1.5 SLEEP_scan=1.5 SLEEP_check=0 SLEEP_boot=0 run-tracks -j 1 "${verbs3[@]}" $V1 >out 2>err &&
+	cpu() { sed -n "s/^$V1: $1 exit 0 in \([0-9.]*\)s, cpu \([0-9.]*\)s$/\1 \2/p" out; } &&
+	read -r cw cc <<<"$(cpu check)" && read -r sw sc <<<"$(cpu scan)" &&
+	awk -v cw="$cw" -v cc="$cc" -v sw="$sw" -v sc="$sc" "BEGIN { exit !(cc >= 1.2 && cc <= cw + 0.2 && sw >= 1.5 && sc < 0.5) }"
 '
 
 test_expect_success 'every verb runs at nice 10 but boot, whose QEMU guest keeps the priority of make' '
@@ -95,7 +105,7 @@ test_expect_success 'a verb given with -B starts when the verbs before it have e
 	awk -v v="$V1" "\$0 == \"== \" v \" (every verb exit 0)\" { b = 1; next } /^== / { b = 0 } b && NF" out >block &&
 	printf "%s on $V1: %s line\n" check first check last boot first boot last scan first scan last >want &&
 	test_cmp want block &&
-	grep -x "$V1: scan exit 0 in [0-9.]*s" out >/dev/null &&
+	grep -x "$V1: scan exit 0 in [0-9.]*s, cpu [0-9.]*s" out >/dev/null &&
 	test "$(sed -n "/^$V1: scan exit/=" out)" -lt "$(sed -n "/^$V1: boot exit/=" out)"
 '
 
@@ -140,7 +150,7 @@ test_expect_success '-n prints the plan, a verb a line with the one it waits for
 test_expect_success 'a failing verb is named, the track goes on with its next verb, the others are untouched; exit 1' '
 	: >events &&
 	test_expect_code 1 env FAIL_scan_6_1_2_2=3 run-tracks -j 2 "${verbs3[@]}" $V1 $V2 $V3 >out 2>err &&
-	grep -x "$V2: scan exit 3 in [0-9.]*s" out &&
+	grep -x "$V2: scan exit 3 in [0-9.]*s, cpu [0-9.]*s" out &&
 	grep -x "== $V2 (scan exit 3)" out &&
 	grep -x "== $V1 (every verb exit 0)" out &&
 	grep -x "== $V3 (every verb exit 0)" out &&
