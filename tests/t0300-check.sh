@@ -182,6 +182,21 @@ test_expect_success 'a second run reuses the records of the same built commits; 
 	! grep reused out4 && grep -E "^chk-pass +checkpatch +pass +[0-9.]+s  " out4
 '
 
+# Every library check sources is part of its tool id: a change to any of
+# them reruns the checks (lib/scan.sh, sourced for trace_users, was not).
+test_expect_success 'a change to any library check sources reruns the checks; the same code reuses' '
+	rm -rf copy && cp -R "$S" copy &&
+	KQ_ROOT="$PWD/data" copy/check chk-pass "$(cat version)" >out9 2>&1 && grep reused out9 &&
+	rec=$KQ_RESULTS/$(cat version)/check-chk-pass.json && cp "$rec" base.rec &&
+	libs=$(sed -n "s/^kq_lib //p" "$S/check") && test -n "$libs" &&
+	for l in common $libs; do
+		echo "# changed" >>"copy/lib/$l.sh" &&
+		KQ_ROOT="$PWD/data" copy/check chk-pass "$(cat version)" >out9 2>&1 &&
+		{ ! grep reused out9 || { echo "lib/$l.sh changed, the record reused"; return 1; }; } &&
+		cp "$S/lib/$l.sh" "copy/lib/$l.sh" && cp base.rec "$rec" || return 1
+	done
+'
+
 test_expect_success 'a changed input of one check (its codespell dictionary) reruns the checks; the same input reuses' '
 	KQ_ROOT="$PWD/data" check chk-pass "$(cat version)" >out6 2>&1 && grep reused out6 &&
 	{ cat /usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt 2>/dev/null; echo "fautl->fault"; } >dict.txt &&
