@@ -124,13 +124,15 @@ default_debs() {
 }
 make_archive() {
 	local a=$1
-	mkdir -p "$a/pool" "$a/state/lists/partial" "$a/cache/archives/partial" "$a/etc/sources.list.d"
+	mkdir -p "$a/pool" "$a/state/lists/partial" "$a/cache/archives/partial" "$a/etc/sources.list.d" "$a/etc/apt.conf.d"
 	"${2:-default_debs}" "$a/pool"
 	index_archive "$a"
 	: >"$a/state/status"
 	# sharness works in "trash directory.tNNNN": apt wants the space encoded
 	echo "deb [trusted=yes] file:${a// /%20}/pool ./" >"$a/etc/sources.list"
 	cat >"$a/apt.conf" <<EOC
+Dir::Etc::main "$a/etc/apt.conf";
+Dir::Etc::parts "$a/etc/apt.conf.d";
 Dir::Etc::sourcelist "$a/etc/sources.list";
 Dir::Etc::sourceparts "$a/etc/sources.list.d";
 Dir::State "$a/state";

@@ -71,6 +71,31 @@ test_expect_success 'the configuration is the queue'"'"'s own: the keyring alone
 	test_cmp etc-apt.before etc-apt.after
 '
 
+test_expect_success 'the host'"'"'s apt configuration is not read: of it only how it reaches the archive is taken, never a setting that accepts an unsigned suite' '
+	mkdir host-parts unsigned &&
+	cat >host-parts/99host <<-EOF &&
+	Acquire::AllowInsecureRepositories "true";
+	APT::Get::AllowUnauthenticated "true";
+	Acquire::Check-Valid-Until "false";
+	Acquire::http::Proxy "http://127.0.0.1:9/";
+	EOF
+	echo "Dir::Etc::parts \"$PWD/host-parts\";" >host-apt.conf &&
+	suite_dir "$PWD/unsigned" plain "Test Archive" debs/linux-source-6.1_6.1.1-1_all.deb &&
+	rm "$PWD/unsigned/dists/plain/InRelease" &&
+	echo "plain file:${PWD// /%20}/unsigned main" >unsigned-suites &&
+	KQ_HOST_APT_CONFIG=$PWD/host-apt.conf KQ_SUITES=$PWD/unsigned-suites KQ_APT=$PWD/apt-u \
+		test_expect_code 1 kernels >out 2>err &&
+	grep "^apt: suite plain (file:.*) cannot be used: " err &&
+	! grep -q 6.1.1 out &&
+	APT_CONFIG=$PWD/apt-u/apt.conf apt-config dump >dump &&
+	grep -x "Dir::Etc::parts \"$PWD/apt-u/apt.conf.d\";" dump &&
+	grep -x "Dir::Etc::main \"$PWD/apt-u/apt.conf.main\";" dump &&
+	grep -x "Acquire::Check-Valid-Until \"false\";" dump &&
+	grep -x "Acquire::http::Proxy \"http://127.0.0.1:9/\";" dump &&
+	! grep -E "(AllowInsecureRepositories|AllowUnauthenticated) \"(1|true|yes)\"" dump &&
+	ls apt-u/apt.conf.d >parts && echo 50access >want && test_cmp want parts
+'
+
 test_expect_success 'a version of a signed suite is downloaded through it and imported' '
 	kernel-tree 7.3.1 >out &&
 	grep "debian/7.3.1-1_bpo13+1: imported as" out &&

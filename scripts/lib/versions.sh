@@ -18,6 +18,11 @@ track_of() { local u; u=$(upstream_of "$1"); printf '%s\n' "${u%.*}"; }
 # status.  /etc/apt is never written, and
 # nothing is ever installed from it: apt-get download only.  An APT_CONFIG
 # in the environment wins (the tests' private archives, a mirror).
+# The host's apt configuration is not read (apt reads Dir::Etc::parts and
+# Dir::Etc::main after APT_CONFIG: both point into $KQ_APT), so no host
+# setting can turn a check off; of it, the queue takes only how this
+# machine reaches the archive (apt_access_settings), into
+# $KQ_APT/apt.conf.d/50access.
 KQ_APT=${KQ_APT:-$KQ_CACHE/apt}
 KQ_SUITES=${KQ_SUITES:-$KQ_SCRIPTS/debian-suites}
 KQ_APT_KEYRING=${KQ_APT_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
@@ -35,6 +40,17 @@ suite_names() { suites_list | awk '{ printf "%s%s", s, $1; s = " " } END { print
 # suite_problem SUITE URI: why apt's last update could not use SUITE, or nothing.
 suite_problem() { awk -v uri="$2" -v suite="$1" -f "$KQ_SCRIPTS/lib/apt-errors.awk" "$KQ_APT/update.log" 2>/dev/null || true; }
 
+# apt_access_settings: the host's settings of how it reaches the archive
+# (a proxy; Check-Valid-Until and Check-Date, which a frozen copy of the
+# archive needs off), one apt.conf line each, and no other setting.
+# KQ_HOST_APT_CONFIG names another host configuration (the tests').
+apt_access_settings() {
+	local host=()
+	[ -z "${KQ_HOST_APT_CONFIG:-}" ] || host=(APT_CONFIG="$KQ_HOST_APT_CONFIG")
+	env -u APT_CONFIG "${host[@]}" apt-config dump 2>/dev/null |
+		grep -E '^Acquire::(https?::Proxy(::[^ ]+)?|Check-Valid-Until|Check-Date) "[^"]*";$' || true
+}
+
 # apt_ready: write the queue's apt configuration and refresh its package
 # lists when they are older than KQ_APT_MAX_AGE seconds or the suites
 # changed.  A suite apt cannot use is one line naming it; the others go on.
@@ -43,14 +59,18 @@ apt_ready() {
 	[ -r "$KQ_SUITES" ] || bad_input "$KQ_SUITES: no such suites file"
 	[ -r "$KQ_APT_KEYRING" ] ||
 		die "$KQ_APT_KEYRING: no archive keyring to check the suites with (apt-get install debian-archive-keyring)"
-	local sources conf stamp=$KQ_APT/lists/.updated age
+	local sources conf access stamp=$KQ_APT/lists/.updated age
 	sources=$(suites_list | awk '
 		NF < 3 { print "bad " FILENAME ":" NR; exit 1 }
 		{ printf "deb %s %s", $2, $1
 		  for (i = 3; i <= NF; i++) printf " %s", $i; print "" }') ||
 		bad_input "$KQ_SUITES: a line needs a suite, an archive and components"
 	[ -n "$sources" ] || bad_input "$KQ_SUITES: names no suite"
-	conf="Dir::Etc::sourcelist \"$KQ_APT/sources.list\";
+	conf="Dir::Etc::main \"$KQ_APT/apt.conf.main\";
+Dir::Etc::parts \"$KQ_APT/apt.conf.d\";
+Dir::Etc::preferences \"$KQ_APT/preferences\";
+Dir::Etc::preferencesparts \"$KQ_APT/preferences.d\";
+Dir::Etc::sourcelist \"$KQ_APT/sources.list\";
 Dir::Etc::sourceparts \"$KQ_APT/sources.list.d\";
 Dir::State \"$KQ_APT\";
 Dir::State::lists \"$KQ_APT/lists\";
@@ -58,9 +78,19 @@ Dir::State::status \"$KQ_APT/status\";
 Dir::Cache \"$KQ_APT/cache\";
 Dir::Etc::trusted \"$KQ_APT/trusted.gpg\";
 Dir::Etc::trustedparts \"$KQ_APT/trusted.gpg.d\";
+Acquire::GzipIndexes \"true\";
 APT::Sandbox::User \"root\";
 Acquire::Languages \"none\";"
-	mkdir -p "$KQ_APT/lists/partial" "$KQ_APT/cache/archives/partial" "$KQ_APT/sources.list.d" "$KQ_APT/trusted.gpg.d"
+	mkdir -p "$KQ_APT/lists/partial" "$KQ_APT/cache/archives/partial" "$KQ_APT/sources.list.d" "$KQ_APT/trusted.gpg.d" \
+		"$KQ_APT/apt.conf.d" "$KQ_APT/preferences.d"
+	access=$(apt_access_settings)
+	if [ "$(cat "$KQ_APT/apt.conf.d/50access" 2>/dev/null)" != "$access" ]; then
+		printf '%s\n' "$access" >"$KQ_APT/apt.conf.d/50access"
+		rm -f "$stamp"
+	fi
+	# Acquire::GzipIndexes: the lists are apt's copies, taken when their
+	# signature was checked; without it apt links a file: mirror's indexes
+	# in place, and they change under the queue with no update.
 	# The only key apt trusts here: the archive keyring, not /etc/apt's.
 	if ! cmp -s "$KQ_APT_KEYRING" "$KQ_APT/trusted.gpg.d/archive-keyring.gpg"; then
 		cp "$KQ_APT_KEYRING" "$KQ_APT/trusted.gpg.d/archive-keyring.gpg.tmp" &&
