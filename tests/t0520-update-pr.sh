@@ -145,6 +145,23 @@ test_expect_success 'the next run updates the open pull request of that branch' 
 	git --git-dir=remote.git diff --name-only main update/6.1.3-1 >files2 && test_line_count = 5 files2
 '
 
+test_expect_success 'a clone with no remote-tracking ref of the branch (a depth-1 checkout) pushes the next update; a person'"'"'s commit on it is never pushed over' '
+	git -C root update-ref -d refs/remotes/origin/update/6.1.3-1 &&
+	: >gh.log && echo 7 >gh.open &&
+	test_expect_code 2 make -s -C "$REPO" update >out 2>&1 &&
+	git --git-dir=remote.git rev-parse update/6.1.3-1 >tip.before &&
+	propose-update --remote origin >out 2>&1 || { cat out; false; } &&
+	! git --git-dir=remote.git rev-parse update/6.1.3-1 | cmp -s - tip.before &&
+	git clone -q remote.git person && git -C person checkout -q update/6.1.3-1 &&
+	git -C person -c user.name=P -c user.email=p@example.org commit -q --allow-empty -m "fs: a fix of my own" &&
+	git -C person push -q origin update/6.1.3-1 &&
+	git --git-dir=remote.git rev-parse update/6.1.3-1 >person.tip &&
+	test_expect_code 1 propose-update --remote origin >out 2>err &&
+	grep "propose-update: update/6.1.3-1 on origin ends in a commit not made by propose-update (.* .fs: a fix of my own.): not overwriting it" err &&
+	git --git-dir=remote.git rev-parse update/6.1.3-1 | test_cmp person.tip - &&
+	git --git-dir=remote.git update-ref refs/heads/update/6.1.3-1 "$(cat person.tip)^"
+'
+
 test_expect_success 'no new packaged kernel and nothing to commit: nothing happens' '
 	git -C root add -A && git -C root commit -q -m "take the update" &&
 	git -C root rm -q -r kernel-patches/clash branches/clash.conf cover-letters/clash.txt &&
