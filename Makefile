@@ -6,6 +6,11 @@
 # The default tracks are data: scripts/tracks ("default" lines).
 DEFAULT_KERNELS := $(shell awk '!/^\#/ && $$2 == "default" { printf "newest-%s ", $$1 }' scripts/tracks)
 KERNEL ?= $(DEFAULT_KERNELS)
+# KERNEL= given empty (a CI value that came out empty) would loop over
+# nothing and pass: refuse it.
+ifeq ($(strip $(KERNEL)),)
+$(error KERNEL is empty: give a version, newest-<track>, or leave it unset for the default tracks)
+endif
 TOPIC ?= all
 APPLY ?= none
 ARCHES ?=
@@ -24,7 +29,8 @@ SAVE ?=
 EXTEND ?=
 CONFIRM ?=
 LAST ?=
-.PHONY: base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+FULL ?=
+.PHONY: fresh base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@rc=0; $(S)/run-tracks $(if $(JOBS),-j $(JOBS)) --make $(TOPIC) $(KERNEL) || rc=1; \
@@ -150,6 +156,12 @@ test-serial: deps
 ## make test-quick   the synthetic tests only (no packaged kernel)
 test-quick: deps
 	@cd tests && KQ_SKIP_REAL=1 prove -f --timer t[0-9]*.sh
+
+## make fresh [FULL=yes]   a bare Debian 12 (mmdebstrap, cached): this repository cloned into
+##                   it, make deps and make test-quick there (FULL=yes: make KERNEL=newest-7.3)
+fresh:
+	@case "$(FULL)" in ""|no) $(S)/fresh ;; yes) $(S)/fresh --full ;; \
+	  *) echo "make fresh: FULL=yes or nothing, not '$(FULL)'" >&2; exit 2 ;; esac
 
 ## make bench        benchmarks against the naive way, as ratios
 bench: deps

@@ -209,7 +209,7 @@ resolve_version() {
 	if [ -z "$match" ]; then
 		local near
 		near=$(printf '%s\n' "$all" | awk '{ print $2 }' |
-			grep -F "$(printf '%s' "$spec" | cut -d. -f1-2)" | tr '\n' ' ')
+			{ grep -F "$(printf '%s' "$spec" | cut -d. -f1-2)" || true; } | tr '\n' ' ')
 		[ -n "$near" ] || near=$(printf '%s\n' "$all" | awk '{ print $2 }' | tr '\n' ' ')
 		bad_input "unknown kernel version '$spec'; packaged: ${near% }"
 	fi
