@@ -1,0 +1,16 @@
+#!/bin/bash
+# Runs inside make fresh's bare Debian (scripts/fresh copies it there as
+# /root/fresh-run): what a new user types, each step on a line of its own
+# ("fresh-step: STEP") before it runs.  The arguments are the steps after
+# the set-up, each a command line run in the clone (/root/queue).
+# KQ_FRESH_INSIDE tells the tests they run inside it.
+set -euo pipefail
+step() { echo "fresh-step: $*"; "$@"; }
+export DEBIAN_FRONTEND=noninteractive KQ_FRESH_INSIDE=1
+step apt-get update -qq
+step apt-get install -y -qq git make >/dev/null
+cd /root/queue
+for s; do
+	echo "fresh-step: $s"
+	bash -c "$s"
+done

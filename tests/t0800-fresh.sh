@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034
+test_description='make fresh: the README'"'"'s set-up and the synthetic tests pass on a bare Debian 12'
+. /usr/share/sharness/sharness.sh
+. "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+
+# Inside make fresh's own system this script would start another one.
+if [ -n "${KQ_FRESH_INSIDE:-}" ]; then
+	skip_all='inside make fresh already'
+	test_done
+fi
+if [ "$(id -u)" -ne 0 ] || ! command -v mmdebstrap >/dev/null; then
+	skip_all='needs root and mmdebstrap (make deps)'
+	test_done
+fi
+# The image and the download cache are the user's (kept between runs); the
+# logs go to the trash directory.
+REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
+export KQ_CACHE=$REAL_CACHE KQ_RESULTS=$SHARNESS_TRASH_DIRECTORY/results
+
+test_expect_success 'a mirror that does not answer: one line naming what failed, exit 1, the kept image untouched' '
+	ls -l --time-style=+%s "$KQ_CACHE/fresh/" >before 2>/dev/null || : >before &&
+	KQ_FRESH_MIRROR=http://127.0.0.1:9 test_expect_code 1 fresh 2>err &&
+	grep "^fresh: mmdebstrap failed: " err &&
+	ls -l --time-style=+%s "$KQ_CACHE/fresh/" >after 2>/dev/null || : >after &&
+	grep -v "lock$\|mmdebstrap.log$\|\.tmp$" before >b && grep -v "lock$\|mmdebstrap.log$\|\.tmp$" after >a &&
+	test_cmp b a
+'
+
+test_expect_success 'make fresh: on a bare Debian 12, apt-get install git make, make deps, make test-quick, each passing' '
+	make -s -C "$REPO" fresh KQ_RESULTS="$KQ_RESULTS" >out 2>err || { cat out err; tail -n 40 "$KQ_RESULTS/fresh/test-quick.log"; false; } &&
+	log=$KQ_RESULTS/fresh/test-quick.log &&
+	grep -x "fresh-step: apt-get install -y -qq git make" "$log" &&
+	grep -x "fresh-step: make deps" "$log" &&
+	grep -x "fresh-step: make test-quick" "$log" &&
+	grep -x "All tests successful." "$log" && grep -x "Result: PASS" "$log" &&
+	grep "^fresh: test-quick passed on the bare Debian 12 in " err
+'
+
+test_expect_success 'nothing is left behind: no mount, no process, no system' '
+	! grep -F " $KQ_CACHE/fresh/root" /proc/self/mountinfo &&
+	! pgrep -f "/root/fresh-run" &&
+	test_path_is_missing "$KQ_CACHE/fresh/root"
+'
+
+test_expect_success 'bad input: an unknown argument, one line, exit 2' '
+	test_expect_code 2 fresh --nosuch 2>err && test_line_count = 1 err && grep "unknown argument .--nosuch." err &&
+	test_expect_code 2 make -s -C "$REPO" fresh FULL=maybe 2>err && grep "FULL=yes or nothing" err
+'
+
+test_done
