@@ -5,6 +5,11 @@
 # the set-up, each a command line run in the clone (/root/queue).
 # KQ_FRESH_INSIDE tells the tests they run inside it.
 set -euo pipefail
+case ${1:-} in -h | --help)
+	echo "usage: fresh-run.sh STEP... (inside scripts/fresh's system only)"
+	exit 0 ;;
+esac
+[ -d /root/queue ] || { echo "fresh-run.sh: no /root/queue: this runs inside scripts/fresh's system" >&2; exit 2; }
 step() { echo "fresh-step: $*"; "$@"; }
 export DEBIAN_FRONTEND=noninteractive KQ_FRESH_INSIDE=1
 step apt-get update -qq
