@@ -30,6 +30,7 @@ EXTEND ?=
 CONFIRM ?=
 LAST ?=
 FULL ?=
+TESTS ?=
 .PHONY: fresh base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
@@ -153,14 +154,17 @@ test: deps
 test-serial: deps
 	@cd tests && prove -f --timer t[0-9]*.sh
 
-## make test-quick   the synthetic tests only (no packaged kernel)
+## make test-quick [TESTS="t0004 t0530"]   the synthetic tests only (no packaged kernel);
+##                   TESTS: only the scripts whose names start so
 test-quick: deps
-	@cd tests && KQ_SKIP_REAL=1 prove -f --timer t[0-9]*.sh
+	@cd tests && sel=; for t in $(TESTS); do sel="$$sel $$t*.sh"; done; \
+	 KQ_SKIP_REAL=1 prove -f --timer $${sel:-t[0-9]*.sh}
 
-## make fresh [FULL=yes]   a bare Debian 12 (mmdebstrap, cached): this repository cloned into
-##                   it, make deps and make test-quick there (FULL=yes: make KERNEL=newest-7.3)
+## make fresh [FULL=yes] [TESTS=...]   a bare Debian 12 (mmdebstrap, cached): this repository
+##                   cloned into it, make deps and make test-quick [TESTS=] there (FULL=yes:
+##                   make KERNEL=newest-7.3)
 fresh:
-	@case "$(FULL)" in ""|no) $(S)/fresh ;; yes) $(S)/fresh --full ;; \
+	@case "$(FULL)" in ""|no) $(S)/fresh $(if $(TESTS),--tests "$(TESTS)") ;; yes) $(S)/fresh --full ;; \
 	  *) echo "make fresh: FULL=yes or nothing, not '$(FULL)'" >&2; exit 2 ;; esac
 
 ## make bench        benchmarks against the naive way, as ratios
