@@ -4,7 +4,7 @@ test_description='run-lanes: make test runs two lanes side by side, and a failur
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
-LANE1="t0100-real-kernel.sh t0400-boot.sh t0210-scan-real.sh t0310-check-real.sh t0510-rebase-real.sh"
+LANE1="t0100-real-kernel.sh t0400-boot.sh t0210-scan-real.sh t0310-check-real.sh t0720-workflow-real.sh t0510-rebase-real.sh"
 
 # fake NAME [BODY]: an executable TAP script in lanes/ that runs BODY
 # (shell), then passes one test.
