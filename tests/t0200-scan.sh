@@ -79,7 +79,7 @@ make_fixture_topic() {
 	printf "obj-y\t\t\t\t+= vmf_fixture_arm64.o\n" >>"$g/arch/arm64/mm/Makefile" &&
 	cp "$FIX/intel_th/vmf_fixture_th.c" "$g/$th/" &&
 	printf "obj-m\t\t\t\t+= vmf_fixture_th.o\n" >>"$g/$th/Makefile" &&
-	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_unchecked.c vmf_fixture_unparsed.c vmf_fixture_trace.c vmf_fixture_gen.c vmf_mut_*.c vmf_hmut_*.c) | grep -v unbuilt |
+	(cd "$g/$misc" && ls vmf_fixture.c vmf_fixture_many.c vmf_fixture_unchecked.c vmf_fixture_unparsed.c vmf_fixture_trace.c vmf_fixture_gen.c vmf_mut_*.c vmf_hmut_*.c) | grep -v unbuilt |
 		sed 's/\.c$/.o/' | paste -sd' ' | sed 's/^/obj-m\t\t\t\t+= /' >>"$g/$misc/Makefile" &&
 	# vmf_fixture_gen.c and its mutants include a header the build writes
 	{ (cd "$g/$misc" && ls vmf_fixture_gen.c vmf_mut_gen_*.c) | sed "s|^|\$(obj)/|; s|\.c$|.o|" | paste -sd" " |

@@ -73,6 +73,10 @@ kbuild_checker_skipped() { grep -m1 -E 'C=[0-9] specified, but .* is not availab
 # picks, with the objects that have a checker workaround in a make of their
 # own with its flags in CF=.  Output on stdout; a failed make is not an
 # error (its log says what failed).  No usable sparse is fatal.
+# Every checker run has -fmax-warnings=unlimited (KQ_CHECKER_CAP): sparse
+# otherwise prints 100 warnings of a file, then "too many warnings" and
+# nothing more, and what follows in that file would read as clean.
+KQ_CHECKER_CAP=-fmax-warnings=unlimited
 checker_make() {
 	local wt=$1 obj=$2 args=() cf o plain=() chk jobs
 	shift 2
@@ -93,10 +97,10 @@ checker_make() {
 		case " ${group[*]} " in *" $o "*) ;; *) plain+=("$o") ;; esac
 	done
 	[ ${#plain[@]} -eq 0 ] ||
-		make -C "$wt" O="$obj" -k "$jobs" --output-sync=target "${args[@]}" "${plain[@]}" 2>&1 || true
+		make -C "$wt" O="$obj" -k "$jobs" --output-sync=target "${args[@]}" CF="$KQ_CHECKER_CAP" "${plain[@]}" 2>&1 || true
 	for cf in "${!group[@]}"; do
 		# shellcheck disable=SC2086
-		make -C "$wt" O="$obj" -k "$jobs" --output-sync=target "${args[@]}" CF="$cf" ${group[$cf]} 2>&1 || true
+		make -C "$wt" O="$obj" -k "$jobs" --output-sync=target "${args[@]}" CF="$KQ_CHECKER_CAP $cf" ${group[$cf]} 2>&1 || true
 	done
 }
 

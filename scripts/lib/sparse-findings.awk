@@ -36,6 +36,9 @@ function flush(   kind, m) {
 	if ($2 == "error:" && file != "" && !(file in why) &&
 	    msg !~ types)
 		why[file] = "sparse error: " norm(a[1]) ":" a[2] ": " msg
+	# sparse's cap (-fmax-warnings): nothing after it was reported.
+	if (msg == "too many warnings" && file != "" && !(file in why))
+		why[file] = "sparse stopped reporting at " norm(a[1]) ":" a[2] ": too many warnings"
 	cur = where; head = msg; text = msg; ex = ""; got = ""; next
 }
 /^[^ ]+:[0-9]+:[0-9]+:    (expected|got) / {
