@@ -108,6 +108,34 @@ test_expect_success 'an import killed mid-stream leaves no tag and no lock; a re
 	kq_git cat-file -e debian/6.1.2-1:fs/dax.c
 '
 
+test_expect_success 'xz failing at the end of a whole stream (its integrity check) leaves no tag, says so truly, and a rerun imports' '
+	mkdir -p latefail && cat >latefail/xz <<-\EOF &&
+	#!/bin/sh
+	# the whole stream, then the failure xz reports on a bad check at its end
+	/usr/bin/xz "$@"
+	echo "xz: (stdin): Compressed data is corrupt" >&2
+	exit 1
+	EOF
+	chmod +x latefail/xz &&
+	kq_git tag -d debian/6.1.2-2 >/dev/null 2>&1 || : &&
+	test_must_fail env PATH="$PWD/latefail:$PATH" kernel-tree 6.1.2-2 2>err &&
+	grep "no tag was written" err &&
+	test_must_fail kq_git rev-parse -q --verify refs/tags/debian/6.1.2-2 &&
+	! kq_git for-each-ref | grep -v "refs/tags/debian/" &&
+	kernel-tree 6.1.2-2 >out && grep "debian/6.1.2-2: imported as" out
+'
+
+test_expect_success 'a cached .deb that differs from what the signed index lists is not imported: fetched again' '
+	kq_git tag -d debian/6.1.2-2 >/dev/null &&
+	deb=$KQ_CACHE/debs/linux-source-6.1_6.1.2-2_all.deb && test -s "$deb" &&
+	cp "$deb" good.deb &&
+	cp "$(ls archive/pool/linux-source-6.1_6.1.1-1_all.deb)" "$deb" &&
+	kernel-tree 6.1.2-2 >out 2>err &&
+	grep "does not match the SHA256 the package index lists; downloading it again" err &&
+	cmp good.deb "$deb" &&
+	kq_git cat-file -p debian/6.1.2-2:fs/dax.c | grep -F "/* -2 */"
+'
+
 test_expect_success 'a corrupt tarball is refused with the reason' '
 	mkdir -p badw/pkg/usr/src badw/pkg/DEBIAN &&
 	head -c 5000 /dev/urandom | xz -0 >badw/pkg/usr/src/linux-source-6.12.tar.xz &&
