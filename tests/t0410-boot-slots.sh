@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC1091,SC2034
+test_description='boot: the guest slots folder, shared by every run on the machine, is checked before anything is built'
+. /usr/share/sharness/sharness.sh
+. "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
+
+test_expect_success 'setup: a private cache' '
+	use_private_cache
+'
+
+test_expect_success 'a slots folder others may write to, or a symlink, or another user'"'"'s: one line naming it, exit 1, no file written through it' '
+	mkdir open && chmod 777 open &&
+	test_expect_code 1 env KQ_GUEST_SLOTS="$PWD/open" boot 6.1.1 2>err &&
+	test_line_count = 1 err && grep "open: the guest slots folder must be this user.s and writable by it alone" err &&
+	mkdir real && ln -s real link &&
+	test_expect_code 1 env KQ_GUEST_SLOTS="$PWD/link" boot 6.1.1 2>err &&
+	grep "link: the guest slots folder must be" err &&
+	mkdir theirs && chown nobody theirs &&
+	test_expect_code 1 env KQ_GUEST_SLOTS="$PWD/theirs" boot 6.1.1 2>err &&
+	grep "theirs: the guest slots folder must be" err &&
+	test ! -e "$KQ_RESULTS/6.1.1-1"
+'
+
+test_done
