@@ -113,6 +113,23 @@ test_expect_success 'a patch upstream fixed another way: "fixed upstream differe
 	validate_records "$f"
 '
 
+test_expect_success 'a spatch that cannot run on the new version could not judge: a conflict, never "fixed upstream differently"' '
+	mkdir -p broken && cat >broken/spatch <<-\EOF &&
+	#!/bin/sh
+	# Coccinelle dies on the new version only (as on a bare system without
+	# libpython): what it could not read is not "nothing left"
+	case "$*" in *--version*) exec /usr/bin/spatch "$@" ;; esac
+	case "$*" in *6.12.1-1*) echo "Fatal error: kq-test cannot run" >&2; exit 3 ;; esac
+	exec /usr/bin/spatch "$@"
+	EOF
+	chmod +x broken/spatch &&
+	# (KQ_SCAN_FRESH: the spatch run of test 7 would be reused, not rerun)
+	test_expect_code 1 env PATH="$PWD/broken:$PATH" KQ_SCAN_FRESH=1 rebase --extend e-fix 6.12.1 >out &&
+	grep "0001-fs-up-keep-the-errno-out-of-the-fault-code-in-e.c.patch: conflict" out &&
+	! grep "fixed upstream differently" out &&
+	diff -r snapshot root
+'
+
 test_expect_success 'a patch whose file changed with no leftover before it: still a conflict, exit 1' '
 	test_expect_code 1 rebase --extend clash 6.12.1 >out &&
 	grep "0001-fs-rb-change-d.c.patch: conflict" out &&
