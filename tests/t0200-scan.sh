@@ -387,6 +387,21 @@ test_expect_success 'a sparse that dies on a file: unchecked with its exit statu
 	! grep -F "$misc/vmf_fixture_trace.c: by sparse" died
 '
 
+test_expect_success 'a step of the sparse pass that fails (its log parser) fails the scan; nothing of that pass is kept' '
+	mkdir -p shim && cat >shim/awk <<-\EOF &&
+	#!/bin/sh
+	case "$*" in *sparse-findings.awk*) echo "awk: kq-test: the parser broke" >&2; exit 2 ;; esac
+	exec /usr/bin/awk "$@"
+	EOF
+	chmod +x shim/awk &&
+	test_expect_code 1 env PATH="$PWD/shim:$PATH" KQ_SCAN_FRESH=1 scan --apply all --only $misc/vmf_fixture.c \
+		"$(cat version)" >out 2>err &&
+	grep "scan: sparse pass on x86_64 failed" err &&
+	! grep "x86_64: sparse done" err &&
+	{ scan --apply all --only $misc/vmf_fixture.c "$(cat version)" >out 2>err || :; } &&
+	! grep "sparse pass kept from" err
+'
+
 test_expect_success 'a file no Makefile builds is unchecked by sparse, and spatch still reads it' '
 	grep -Fx "$misc/vmf_fixture_unbuilt.c|sparse|x86_64, arm64: not built by allmodconfig" unchecked.txt &&
 	finding $misc/vmf_fixture_unbuilt.c 12 >/dev/null &&
