@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC1091,SC2034
 test_description='the GitHub workflow: fails closed, its jobs run here as a runner runs them, its budget holds'
+# the user's cache, read before sharness resets HOME
+REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
 WF=$REPO/.github/workflows/queue.yml
 GHA=$SHARNESS_TEST_DIRECTORY/gha-run
-REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 
 # job_if NAME EVENT: whether the job runs for EVENT (gha-run's line), no
 # step run.

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC1091,SC2034
 test_description='the workflow'"'"'s topic job on the real newest 7.3, run here as a runner runs it: green on a good topic, red on one whose check fails'
+# the user's cache, read before sharness resets HOME
+REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 need_real_kernel
 
-REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 GHA=$SHARNESS_TEST_DIRECTORY/gha-run
 TOPIC=x86-sgx
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC1091,SC2034
 test_description='make fresh: the README'"'"'s set-up and the synthetic tests pass on a bare Debian 12'
+# the user's cache, read before sharness resets HOME
+REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
@@ -15,16 +17,14 @@ if [ "$(id -u)" -ne 0 ] || ! command -v mmdebstrap >/dev/null; then
 fi
 # The image and the download cache are the user's (kept between runs); the
 # logs go to the trash directory.
-REAL_CACHE=${KQ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmfault-queue}
 export KQ_CACHE=$REAL_CACHE KQ_RESULTS=$SHARNESS_TRASH_DIRECTORY/results
 
 test_expect_success 'a mirror that does not answer: one line naming what failed, exit 1, the kept image untouched' '
-	ls -l --time-style=+%s "$KQ_CACHE/fresh/" >before 2>/dev/null || : >before &&
+	images() { ls -l --time-style=+%s "$KQ_CACHE"/fresh/*.tar "$KQ_CACHE"/fresh/*.tar.key 2>/dev/null || :; } &&
+	images >before &&
 	KQ_FRESH_MIRROR=http://127.0.0.1:9 test_expect_code 1 fresh 2>err &&
 	grep "^fresh: mmdebstrap failed: " err &&
-	ls -l --time-style=+%s "$KQ_CACHE/fresh/" >after 2>/dev/null || : >after &&
-	grep -v "lock$\|mmdebstrap.log$\|\.tmp$" before >b && grep -v "lock$\|mmdebstrap.log$\|\.tmp$" after >a &&
-	test_cmp b a
+	images >after && test_cmp before after
 '
 
 # The scripts that depend on the system under them: the import (xz, dpkg-deb,
@@ -46,10 +46,11 @@ test_expect_success 'make fresh: on a bare Debian 12, apt-get install git make, 
 	grep "^fresh: test-quick passed on the bare Debian 12 in " err
 '
 
-test_expect_success 'nothing is left behind: no mount, no process, no system' '
-	! grep -F " $KQ_CACHE/fresh/root" /proc/self/mountinfo &&
-	! pgrep -f "/root/fresh-run" &&
-	test ! -e "$KQ_CACHE/fresh/root"
+test_expect_success 'nothing is left behind: no mount, no process, no system (checked holding the lock no run of fresh is then inside)' '
+	flock "$KQ_CACHE/fresh/lock" sh -c "
+		! grep -F \" $KQ_CACHE/fresh/root\" /proc/self/mountinfo &&
+		! pgrep -f /root/fresh-run &&
+		test ! -e \"$KQ_CACHE/fresh/root\""
 '
 
 test_expect_success 'bad input: an unknown argument, one line, exit 2' '
