@@ -34,7 +34,7 @@ test_expect_success 'the topic job of a good topic is green: every step passes, 
 		grep -x "step [0-9]* $s: exit 0" out || return 1
 	done &&
 	grep -x "job topic: success" out &&
-	grep "^send $TOPIC v[0-9]* on 7.3" err
+	grep "^send $TOPIC v[0-9]* on 7.3" out
 '
 
 test_expect_success 'the same job on a topic whose check fails (a misspelling in its message: checkpatch) is red at make check, and prepares no series' '
@@ -47,7 +47,7 @@ test_expect_success 'the same job on a topic whose check fails (a misspelling in
 	grep -x "step [0-9]* make check: exit [1-9][0-9]*" out &&
 	grep -x "step [0-9]* make send (dry run): skipped (if: matrix.send)" out &&
 	grep -x "job topic: failure" out &&
-	grep "checkpatch.*fail" err
+	grep "^$TOPIC  *checkpatch  *fail" out
 '
 
 test_done

@@ -10,7 +10,7 @@ case ${1:-} in -h | --help)
 	exit 0 ;;
 esac
 [ -d /root/queue ] || { echo "fresh-run.sh: no /root/queue: this runs inside scripts/fresh's system" >&2; exit 2; }
-step() { echo "fresh-step: $*"; "$@"; }
+step() { echo "fresh-step: $*" >&2; "$@"; }
 export DEBIAN_FRONTEND=noninteractive KQ_FRESH_INSIDE=1
 step apt-get update -qq
 step apt-get install -y -qq git make >/dev/null
