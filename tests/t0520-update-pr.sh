@@ -198,7 +198,8 @@ test_expect_success 'the workflow: actionlint passes, the update job runs the tw
 	assert writers == {"update": {"contents", "pull-requests", "actions"}}, writers
 	up = wf["jobs"]["update"]
 	runs = [st.get("run", "") for st in up["steps"]]
-	assert any(r.startswith("make update") for r in runs), runs
+	lines = [l.strip() for r in runs for l in r.splitlines()]
+	assert any(l.startswith("make update") for l in lines), runs
 	assert any(r == "make propose-update" for r in runs), runs
 	assert "schedule" in up["if"] and "inputs.update" in up["if"], up["if"]
 	on = wf[True] if True in wf else wf["on"]
