@@ -31,7 +31,7 @@ CONFIRM ?=
 LAST ?=
 FULL ?=
 TESTS ?=
-.PHONY: fresh base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+.PHONY: figures fresh base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@rc=0; $(S)/run-tracks $(if $(JOBS),-j $(JOBS)) --make $(TOPIC) $(KERNEL) || rc=1; \
@@ -167,6 +167,11 @@ fresh:
 	@case "$(FULL)" in ""|no) $(S)/fresh $(if $(TESTS),--tests "$(TESTS)") ;; yes) $(S)/fresh --full ;; \
 	  *) echo "make fresh: FULL=yes or nothing, not '$(FULL)'" >&2; exit 2 ;; esac
 
-## make bench        benchmarks against the naive way, as ratios
+## make bench [STAGES="ref scan"]   benchmarks against the naive way, as ratios; every
+##                   row is appended to ci/bench.tsv
 bench: deps
 	@$(S)/bench
+
+## make figures      write the README's table of figures from ci/bench.tsv
+figures:
+	@$(S)/figures --write
