@@ -31,7 +31,7 @@ CONFIRM ?=
 LAST ?=
 FULL ?=
 TESTS ?=
-.PHONY: figures fresh base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+.PHONY: docs fresh base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@rc=0; $(S)/run-tracks $(if $(JOBS),-j $(JOBS)) --make $(TOPIC) $(KERNEL) || rc=1; \
@@ -172,6 +172,7 @@ fresh:
 bench: deps
 	@$(S)/bench
 
-## make figures      write the README's table of figures from ci/bench.tsv
-figures:
-	@$(S)/figures --write
+## make docs         write the generated parts of the documentation: each verb's usage in
+##                   its reference page (scripts/doc/), the README's figures from ci/bench.tsv
+docs:
+	@$(S)/docgen --write

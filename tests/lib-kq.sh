@@ -245,3 +245,41 @@ chain_setup() {
 	       GIT_COMMITTER_NAME="Fixture Author" GIT_COMMITTER_EMAIL=author@example.org &&
 	for v in 6.1.1-1 6.1.2-1 6.1.3-1 6.12.1; do kernel-tree $v >/dev/null || return 1; done
 }
+
+# The README's walkthrough, as the tests run it.  readme_step STEP prints
+# the commands of the fenced block that follows "<!-- walkthrough: STEP -->"
+# in README.md, one per line, comments dropped.
+readme_step() {
+	awk -v m="<!-- walkthrough: $1 -->" '
+		$0 == m { on = 1; next }
+		on && $0 == "```sh" { inb = 1; next }
+		inb && $0 == "```" { exit }
+		inb { sub(/[ \t]+#.*$/, ""); if ($0 != "") print }' "$REPO/README.md"
+}
+# run_readme_step STEP [VAR=VALUE...]: run each command of STEP as
+# make -s -C "$REPO" with the README's variables, VAR=VALUE replacing the
+# README's value of VAR (or added): the fixture's topic, mbox, consent.
+# Each command's output goes to walk.<STEP>.<n>.out, its exit status to a
+# line of walk.<STEP>.rc.  Returns 0 when the README has the step; the test
+# judges the statuses and outputs.
+run_readme_step() {
+	local step=$1 n=0 line a name
+	local -a w args lines
+	shift
+	mapfile -t lines < <(readme_step "$step")
+	[ ${#lines[@]} -gt 0 ] || { echo "README.md has no walkthrough step '$step'" >&2; return 1; }
+	: >"walk.$step.rc"
+	for line in "${lines[@]}"; do
+		n=$((n + 1))
+		read -r -a w <<<"$line"
+		[ "${w[0]}" = make ] || { echo "walkthrough $step: not a make command: $line" >&2; return 1; }
+		args=()
+		for a in "${w[@]:1}"; do
+			name=${a%%=*}
+			case " $* " in *" $name="*) [ "$name" != "$a" ] && continue ;; esac
+			args+=("$a")
+		done
+		args+=("$@")
+		{ make -s -C "$REPO" "${args[@]}" >"walk.$step.$n.out" 2>&1; echo $? >>"walk.$step.rc"; } || true
+	done
+}

@@ -64,9 +64,9 @@ test_expect_success 'validate names every fault of a file; get fails on a missin
 	test_expect_code 1 $R get a.json no.such.field 2>err && grep "no field no.such.field" err
 '
 
-test_expect_success 'the README documents exactly the schema the module enforces' '
+test_expect_success 'the reference page documents exactly the schema the module enforces' '
 	$R schema >schema.md &&
-	sed -n "/^<!-- records-schema -->$/,/^<!-- \/records-schema -->$/p" "$REPO/README.md" | sed "1d;\$d" >readme.md &&
+	sed -n "/^<!-- records-schema -->$/,/^<!-- \/records-schema -->$/p" "$REPO/scripts/doc/records.md" | sed "1d;\$d" >readme.md &&
 	test_cmp schema.md readme.md
 '
 

@@ -25,11 +25,19 @@ test_expect_success 'setup: three 6.1 kernels, three topics in a git repository 
 	git -C root push -q origin main && fake_gh
 '
 
-test_expect_success 'make update: one topic refreshed, a patch of another dropped, a third stopped at a conflict' '
+test_expect_success 'the README'"'"'s make kernels: the three packaged 6.1 versions, each imported' '
+	run_readme_step kernels && cat walk.kernels.1.out &&
+	test "$(cat walk.kernels.rc)" = 0 &&
+	for v in 6.1.1-1 6.1.2-1 6.1.3-1; do
+		grep -E "^6\.1 +$(ere "$v") +[0-9.]+ +[a-z-]+ +yes [0-9a-f]{7,}$" walk.kernels.1.out || return 1
+	done
+'
+
+test_expect_success 'the README'"'"'s make update: one topic refreshed, a patch of another dropped, a third stopped at a conflict' '
 	git -C root rev-parse HEAD >head.before &&
 	cp root/kernel-patches/clash/0001-*.patch clash.before &&
-	test_expect_code 2 make -s -C "$REPO" update >out 2>&1 &&
-	cat out &&
+	run_readme_step update && test "$(cat walk.update.rc)" = 2 &&
+	cp walk.update.1.out out && cat out &&
 	grep "^clash: stopped on 6.1 at 6.1.3-1 (conflict); later versions not tried$" out &&
 	grep "^update: report in $KQ_RESULTS/update.md$" out &&
 	test_cmp head.before <(git -C root rev-parse HEAD) &&
@@ -113,10 +121,10 @@ test_expect_success 'the report says, for people, what moved, per patch, and whi
 	grep -F "$(sed -n 1p "$KQ_RESULTS/6.1.3-1/rangediff-drop.txt")" "$KQ_RESULTS/update.md"
 '
 
-test_expect_success 'propose-update: the branch carries exactly the changed files, the PR is a draft that needs a person' '
+test_expect_success 'the README'"'"'s make propose-update: the branch carries exactly the changed files, the PR is a draft that needs a person' '
 	git -C root status --porcelain >status.before &&
-	propose-update --remote origin >out 2>&1 &&
-	cat out && cat gh.log &&
+	run_readme_step propose && test "$(cat walk.propose.rc)" = 0 &&
+	cat walk.propose.1.out gh.log &&
 	git --git-dir=remote.git rev-parse -q --verify refs/heads/update/6.1.3-1 >tip &&
 	test "$(git --git-dir=remote.git rev-parse "$(cat tip)^")" = "$(cat head.before)" &&
 	git --git-dir=remote.git diff --name-status main "$(cat tip)" >files &&

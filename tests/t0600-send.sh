@@ -71,10 +71,10 @@ test_expect_success 'an SMTP server on 127.0.0.1 (aiosmtpd) takes mail' '
 	test -s smtp/port && cat smtp/port
 '
 
-test_expect_success 'the dry run writes a threaded series, says why it is not sendable, connects to nobody' '
+test_expect_success 'the README'"'"'s dry run writes a threaded series, says why it is not sendable, connects to nobody' '
 	gcfg sendemail.smtpserver 127.0.0.1 && gcfg sendemail.smtpserverport "$(cat smtp/port)" &&
-	send snd >out 2>err &&
-	cat out &&
+	run_readme_step send TOPIC=snd && test "$(cat walk.send.rc)" = 0 &&
+	cp walk.send.1.out out && cat out &&
 	grep -E "^send snd v1 on $(ere "$(cat version)"): 3 messages in .* \(dry run: nothing was sent\)$" out &&
 	test_line_count = 3 <(msgs "$(out v1)") &&
 	grep -x "  not sendable yet: the git identity .Fixture Author <fixture@example.org>. is a placeholder: replies would go nowhere" out &&
@@ -181,9 +181,9 @@ test_expect_success 'no recipients (get_maintainer.pl replaced by a command nami
 	! test -e smtp/connections
 '
 
-test_expect_success 'v1 sent with CONFIRM: the SMTP server got the series for the maintainers' '
-	send --send --confirm snd snd >out 2>err || { cat out err; false; } &&
-	cat out &&
+test_expect_success 'v1 sent as the README says, with CONFIRM: the SMTP server got the series for the maintainers' '
+	run_readme_step send-for-real TOPIC=snd CONFIRM=snd &&
+	cp walk.send-for-real.1.out out && cat out && test "$(cat walk.send-for-real.rc)" = 0 &&
 	grep -E "^send snd v1 on $(ere "$(cat version)"): 3 messages to [0-9]+ recipients via 127.0.0.1:$(cat smtp/port)$" out &&
 	grep -E "^sent snd v1: tag sent/snd-v1, cover <.*>$" out &&
 	mkdir v1 && mv smtp/*.eml v1/ && test_line_count = 3 <(msgs v1) &&
@@ -353,8 +353,8 @@ test_expect_success 'make trailers: the review of v2 goes back into the patch fi
 	reply replies.mbox "$3" "Greg Kroah-Hartman <gregkh@linuxfoundation.org>" "Acked-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org>" &&
 	reply replies.mbox "$2" "Some Stranger <stranger@elsewhere.dev>" "Tested-by: Some Stranger <stranger@elsewhere.dev>" &&
 	reply replies.mbox "$(msgs v1 | tail -n 1)" "Arnd Bergmann <arnd@arndb.de>" "Reviewed-by: Arnd Bergmann <arnd@arndb.de>" &&
-	make -s -C "$REPO" trailers TOPIC=snd MBOX="$PWD/replies.mbox" >out 2>&1 || { cat out; false; } &&
-	cat out &&
+	run_readme_step trailers TOPIC=snd MBOX="$PWD/replies.mbox" &&
+	cp walk.trailers.1.out out && cat out && test "$(cat walk.trailers.rc)" = 0 &&
 	grep -x "trailers snd v2: 3 new trailers" out &&
 	p1=$(ls data/kernel-patches/snd/0001-*.patch) && p2=$(ls data/kernel-patches/snd/0002-*.patch) &&
 	grep -x "  ${p1##*/}: +Reviewed-by: Arnd Bergmann <arnd@arndb.de>" out &&

@@ -5,7 +5,7 @@ Every verb leaves one JSON object per run and topic in
 $KQ_RESULTS/<version>/<kind>[-<topic>].json (status: $KQ_RESULTS/status/
 status.json).  Each carries the COMMON fields and the fields of its KIND,
 nothing else; write() refuses a record that does not fit, so a reader can
-rely on the shape.  The README's "Records" section is printed by `schema`.
+rely on the shape.  scripts/doc/records.md's schema is printed by `schema`.
 
 Python programs import it (sys.path gets this directory); the shell verbs
 run it:
