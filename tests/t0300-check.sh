@@ -184,7 +184,7 @@ test_expect_success 'a second run reuses the records of the same built commits; 
 
 # Every library check sources is part of its tool id: a change to any of
 # them reruns the checks (lib/scan.sh, sourced for trace_users, was not).
-test_expect_success 'a change to any library check sources reruns the checks; the same code reuses' '
+test_expect_success 'a change to any library or program under lib/, or to KQ_CHECK_USERS, reruns the checks; the same code reuses' '
 	rm -rf copy && cp -R "$S" copy &&
 	KQ_ROOT="$PWD/data" copy/check chk-pass "$(cat version)" >out9 2>&1 && grep reused out9 &&
 	rec=$KQ_RESULTS/$(cat version)/check-chk-pass.json && cp "$rec" base.rec &&
@@ -194,7 +194,16 @@ test_expect_success 'a change to any library check sources reruns the checks; th
 		KQ_ROOT="$PWD/data" copy/check chk-pass "$(cat version)" >out9 2>&1 &&
 		{ ! grep reused out9 || { echo "lib/$l.sh changed, the record reused"; return 1; }; } &&
 		cp "$S/lib/$l.sh" "copy/lib/$l.sh" && cp base.rec "$rec" || return 1
-	done
+	done &&
+	for l in split-build-log.awk match-sources.awk; do
+		echo "# changed" >>"copy/lib/$l" &&
+		KQ_ROOT="$PWD/data" copy/check chk-pass "$(cat version)" >out9 2>&1 &&
+		{ ! grep reused out9 || { echo "lib/$l changed, the record reused"; return 1; }; } &&
+		cp "$S/lib/$l" "copy/lib/$l" && cp base.rec "$rec" || return 1
+	done &&
+	KQ_CHECK_USERS=5 KQ_ROOT="$PWD/data" copy/check chk-pass "$(cat version)" >out9 2>&1 &&
+	{ ! grep reused out9 || { echo "KQ_CHECK_USERS changed, the record reused"; return 1; }; } &&
+	cp base.rec "$rec" && KQ_ROOT="$PWD/data" copy/check chk-pass "$(cat version)" >out9 2>&1 && grep reused out9
 '
 
 test_expect_success 'a changed input of one check (its codespell dictionary) reruns the checks; the same input reuses' '

@@ -173,6 +173,15 @@ int tiny_fault(vm_fault_t r)
 	grep "^0 new, 0 removed, 0 kept" "$w/sparse/summary"
 '
 
+test_expect_success 'a header whose users were cut to KQ_CHECK_USERS (sampled) is never a pass: sparse, w1 and build warn, naming it' '
+	w=$(workdir s3) && kbuild_like "$PWD/base" lib/tiny.c >"$w/before.log" && kbuild_like "$PWD/tree" lib/tiny.c >"$w/after.log" &&
+	echo "include/tiny.h: 20 of the 31 files using its changed macros were built (the first by path)" >"$w/sampled" &&
+	for c in sparse w1 build; do
+		test_expect_code 3 "$C/$c/run" "$w" && test "$(st "$w" $c)" = warn &&
+		grep "include/tiny.h: 20 of the 31 files using its changed macros were built" "$w/$c/summary" || return 1
+	done
+'
+
 test_expect_success 'mutation: sparse missing, crashing, skipped by kbuild or stopped on a file is an error naming it' '
 	w=$(workdir s3) && : >"$w/before.log" &&
 	printf "  CC      lib/tiny.o\n" >"$w/after.log" &&
@@ -265,6 +274,33 @@ test_expect_success 'the build directory is configured again when what it was co
 	rm kb.build/.kq-config && test_must_fail prep KCOV 2>err &&
 	grep "configuring $PWD/kb.build (x86_64 allmodconfig -d WERROR -d DEBUG_INFO_BTF -d KCOV of 6.99.0) failed" err &&
 	! test -e kb.build/.kq-config
+'
+
+# A tree whose make -n prints one compile line per directory goal, and fails
+# (after printing it: a + line runs under -n) when om/fail exists.
+test_expect_success 'setup: a tree whose make -n names the objects of its directories' '
+	mkdir -p om/wt om/build &&
+	printf "%s\n" "%/:" "	@echo gcc -Wall -c -o \$@x.o \$@x.c" "	+@test ! -e ../fail" >om/wt/Makefile &&
+	git -C om/wt init -q && git -C om/wt add Makefile && git -C om/wt -c user.name=t -c user.email=t@t commit -q -m t &&
+	echo CONFIG_A=y >om/build/.config
+'
+
+# objmap DIRS...: kbuild_objects of DIRS' x.c in that tree, its map cache
+# in om/cache; prints the map.
+objmap() {
+	printf "%sx.c\n" "$@" | KQ_CACHE=$PWD/om/cache bash -c '. "$1/lib/common.sh"; kq_lib kbuild; kbuild_objects "$PWD/om/wt" "$PWD/om/build"' _ "$S"
+}
+
+test_expect_success 'the object map: a make -n that fails is an error and is never cached; the key holds the .config' '
+	objmap fs/a/ >map && grep -x "fs/a/x.c fs/a/x.o" map &&
+	ls om/cache/objmap >kept && test_line_count = 1 kept &&
+	: >om/fail && rm -rf om/cache &&
+	test_must_fail objmap fs/a/ >map 2>err && cat err &&
+	grep "object map: make -n .* failed" err &&
+	! ls om/cache/objmap/* 2>/dev/null &&
+	rm om/fail && objmap fs/a/ >map && grep -x "fs/a/x.c fs/a/x.o" map &&
+	echo CONFIG_B=y >>om/build/.config && objmap fs/a/ >map &&
+	ls om/cache/objmap >kept && test_line_count = 2 kept
 '
 
 test_done

@@ -151,6 +151,24 @@ test_expect_success 'a check that is not pass (error, warn, no status) is refuse
 	! test -e smtp/connections
 '
 
+test_expect_success 'a check record of other check code or settings, a boot without the mm selftests its boot line names: each refused' '
+	rec=$KQ_RESULTS/$(cat version)/check-snd.json &&
+	cp "$rec" check.good &&
+	test_when_finished "cp check.good \"$rec\"" &&
+	sed -i "s/\"tool\": \"[0-9a-f]*\"/\"tool\": \"0123456789abcdef0123456789abcdef01234567\"/" "$rec" &&
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "the checks on [^ ]+ were made by other check code or settings \(tool 0123456789ab, now [0-9a-f]{12}\)" &&
+	cp check.good "$rec" &&
+	KQ_SPARSE=/bin/true test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "the checks on [^ ]+ were made by other check code or settings" &&
+	conf topic.boot >boot.before &&
+	test_when_finished "conf topic.boot \"\$(cat boot.before)\" && git -C data checkout -q branches/snd.conf" &&
+	conf topic.boot "$(cat boot.before) mm" &&
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "the boot on [^ ]+ ran without the kernel.s mm selftests, which topic.boot names" &&
+	! test -e smtp/connections
+'
+
 test_expect_success 'an unset identity, a placeholder sendemail.from, uncommitted patch files, another CONFIRM, no terminal: each refused' '
 	gcfg sendemail.smtpserver 127.0.0.1 &&
 	git -C data config --unset user.email &&

@@ -9,6 +9,9 @@
 #   sources              the touched sources (headers followed to their users)
 #   map                  "source object" for each the configuration builds
 #   unbuilt              touched sources the configuration does not build
+#   sampled              (optional) one line per header whose users were cut
+#                        to KQ_CHECK_USERS: a check of the objects judged only
+#                        a sample of them, so it warns (sampled_warn)
 #   before.log after.log kbuild's output of C=2 W=1 on those objects at the
 #                        base and at the tip (absent: nothing was compiled)
 # and writes only DIR/NAME/:
@@ -56,6 +59,16 @@ need() {
 }
 
 # verdict STATUS SUMMARY: write both and exit with the status's code.
+# sampled_warn SUMMARY: warn, naming the cut, when the runner built only a
+# sample of a header's users (DIR/sampled); otherwise nothing.
+sampled_warn() {
+	[ -s "$DIR/sampled" ] || return 0
+	case $1 in
+	*"$(sed -n 1p "$DIR/sampled")"*) verdict warn "$1" ;;
+	*) verdict warn "$1; only a sample was built: $(paste -sd';' "$DIR/sampled")" ;;
+	esac
+}
+
 verdict() {
 	printf '%s\n' "$1" >"$OUT/status"
 	printf '%s\n' "$2" >"$OUT/summary"

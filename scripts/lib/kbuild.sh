@@ -181,14 +181,14 @@ kbuild_objects() {
 	tree=$(kbuild_tree_key "$wt")
 	dirs=$(printf '%s\n' "$srcs" | awk -F/ 'NF >= 2 { sub(/[^\/]*$/, ""); print }' | kbuild_topmost)
 	map1=/dev/null
-	[ -z "$dirs" ] || map1=$(kbuild_objmap "$wt" "$obj" "$tree" "$dirs")
+	[ -z "$dirs" ] || map1=$(kbuild_objmap "$wt" "$obj" "$tree" "$dirs") || return 1
 	rest=$(awk -f "$KQ_SCRIPTS/lib/paths.awk" -f "$KQ_SCRIPTS/lib/match-sources.awk" <(printf '%s\n' "$srcs") "$map1" |
 		awk 'FILENAME == ARGV[1] { m[$1]; next } NF && !($1 in m)' - <(printf '%s\n' "$srcs"))
 	# the second round: two levels down, less what the first walked whole
 	dirs=$(printf '%s\n' "$rest" | awk -F/ 'NF >= 3 { print $1 "/" $2 "/"; next } NF { print $1 "/" }' |
 		kbuild_topmost | awk 'FILENAME == ARGV[1] { if (NF) d[++n] = $0; next }
 			{ for (i = 1; i <= n; i++) if (index($0, d[i]) == 1) next; print }' <(printf '%s\n' "$dirs") -)
-	[ -z "$dirs" ] || map2=$(kbuild_objmap "$wt" "$obj" "$tree" "$dirs")
+	[ -z "$dirs" ] || map2=$(kbuild_objmap "$wt" "$obj" "$tree" "$dirs") || return 1
 	# Match sources by their normalised path ("a/b/../c/x.c" is "a/c/x.c").
 	awk -f "$KQ_SCRIPTS/lib/paths.awk" -f "$KQ_SCRIPTS/lib/match-sources.awk" \
 		<(printf '%s\n' "$srcs") <(sort -u "$map1" "$map2")
@@ -210,20 +210,30 @@ kbuild_topmost() {
 # kbuild_objmap WT OBJ TREE DIRS: the path of the map "source object" of
 # every object make -n builds in DIRS (newline-separated) of the
 # configuration in OBJ, made unless cached under this TREE (the hash of the
-# worktree's Makefile, Kbuild and Kconfig files), DIRS, ARCH and config.
+# worktree's Makefile, Kbuild and Kconfig files), DIRS, ARCH, the .config
+# and the compiler.  A make -n that fails or is cut short is an error (a
+# map it left half written would make sources "not built"), never cached.
 kbuild_objmap() {
-	local wt=$1 obj=$2 tree=$3 dirs=$4 key map
-	key=$(printf '%s\n' "$tree" "$dirs" "ARCH=${ARCH:-x86_64}" "config=${KQ_CONFIG_NAME:-}" | sha1sum | cut -c1-16)
+	local wt=$1 obj=$2 tree=$3 dirs=$4 key map rc=0
+	key=$(printf '%s\n' "$tree" "$dirs" "ARCH=${ARCH:-x86_64}" "config=${KQ_CONFIG_NAME:-}" \
+		"$(sha1sum <"$obj/.config" 2>/dev/null || echo no-config)" \
+		"$({ "${CROSS_COMPILE:-}gcc" --version 2>/dev/null || echo no-compiler; } | sed -n 1p)" | sha1sum | cut -c1-16)
 	map=$KQ_CACHE/objmap/$key
 	if [ ! -f "$map" ]; then
 		mkdir -p "$KQ_CACHE/objmap"
 		# make -n prints only what is out of date: an extra KCFLAGS makes
 		# every object's command line differ from the one it was built with.
 		# shellcheck disable=SC2086
-		make -C "$wt" O="$obj" -n -k KCFLAGS=-DKQ_OBJMAP $dirs 2>/dev/null |
-			grep -oE -- " -c -o [^ ]+\.o [^ ]+\.c( |$)" |
+		make -C "$wt" O="$obj" -n -k KCFLAGS=-DKQ_OBJMAP $dirs >"$map.plan.$$" 2>"$map.err.$$" || rc=$?
+		if [ "$rc" -ne 0 ]; then
+			note "object map: make -n in $obj over $(printf '%s' "$dirs" | wc -l | awk '{ print $1 + 1 }') directories failed (exit $rc): $(grep . "$map.err.$$" | tail -n 1 || true)"
+			rm -f "$map.plan.$$" "$map.err.$$"
+			return 1
+		fi
+		{ grep -oE -- " -c -o [^ ]+\.o [^ ]+\.c( |$)" "$map.plan.$$" || true; } |
 			awk -v src="$wt/" '{ s = $4; if (index(s, src) == 1) s = substr(s, length(src) + 1)
-				print s, $3 }' | sort -u >"$map.tmp.$$" || true
+				print s, $3 }' | sort -u >"$map.tmp.$$"
+		rm -f "$map.plan.$$" "$map.err.$$"
 		mv "$map.tmp.$$" "$map"
 	fi
 	echo "$map"
