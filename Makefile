@@ -25,6 +25,7 @@ export PATH := $(CURDIR)/scripts/py:$(PATH)
 SELFTEST ?=
 JOBS ?=
 SEND ?=
+RESUME ?=
 SAVE ?=
 EXTEND ?=
 CONFIRM ?=
@@ -84,12 +85,14 @@ scan:
 
 ## make send TOPIC=f2fs [KERNEL=6.12.118]   prepare the topic as a b4 series (dry run:
 ##                   messages written to results/, nothing sent)
-## make send TOPIC=f2fs SEND=yes [CONFIRM=f2fs]   send it for real through sendemail.*
-##                   after typing the topic name (or CONFIRM=) when checks and boot are green
+## make send TOPIC=f2fs SEND=yes [CONFIRM=f2fs] [RESUME=yes]   send it for real through
+##                   sendemail.* after typing the topic name (or CONFIRM=) when checks and boot
+##                   are green; RESUME=yes sends the rest of a send that stopped half way
 send:
 	@test "$(TOPIC)" != all || { echo "make send: set TOPIC=<topic>" >&2; exit 2; }
 	@case "$(SEND)" in ""|no|yes) ;; *) echo "make send: SEND=yes or nothing, not '$(SEND)'" >&2; exit 2;; esac
-	@$(S)/send $(if $(filter yes,$(SEND)),--send) $(if $(CONFIRM),--confirm $(CONFIRM)) \
+	@case "$(RESUME)" in ""|no|yes) ;; *) echo "make send: RESUME=yes or nothing, not '$(RESUME)'" >&2; exit 2;; esac
+	@$(S)/send $(if $(filter yes,$(SEND)),--send) $(if $(filter yes,$(RESUME)),--resume) $(if $(CONFIRM),--confirm $(CONFIRM)) \
 	  $(TOPIC) $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL))
 
 ## make trailers TOPIC=f2fs MBOX=replies.mbox [SLOPPY=yes]   the review tags of the last sent

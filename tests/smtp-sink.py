@@ -5,8 +5,11 @@ usage: smtp-sink.py DIR
 Listens on a free port of 127.0.0.1 and writes it to DIR/port.  Every
 connection appends a line to DIR/connections; every message accepted is
 written to DIR/NNN.eml as received, preceded by X-Envelope-From and one
-X-Envelope-To header per RCPT TO.  Runs until killed, or until the process
-that started it is gone (a test script that stops early leaves no server).
+X-Envelope-To header per RCPT TO.  While DIR/refuse-at holds a number N,
+the Nth message offered from then on is refused (554) and the file
+removed: a server that fails half way through a series.  Runs until
+killed, or until the process that started it is gone (a test script that
+stops early leaves no server).
 """
 import os
 import socket
@@ -37,7 +40,18 @@ def main():
     class Sink:
         count = 0
 
+        offered = 0
+
         async def handle_DATA(self, server, session, envelope):
+            refuse = os.path.join(out, "refuse-at")
+            if os.path.exists(refuse):
+                Sink.offered += 1
+                with open(refuse) as f:
+                    at = int(f.read().strip() or 0)
+                if Sink.offered >= at:
+                    os.unlink(refuse)
+                    Sink.offered = 0
+                    return "554 5.7.1 refused by the test server"
             Sink.count += 1
             head = "X-Envelope-From: %s\n" % envelope.mail_from
             head += "".join("X-Envelope-To: %s\n" % r for r in envelope.rcpt_tos)

@@ -404,13 +404,34 @@ test_expect_success 'SLOPPY=yes takes the stranger too; a reply to a patch chang
 	git -C data add -A kernel-patches/snd && git -C data commit -qm "snd: collect the review of v2"
 '
 
-test_expect_success 'v3 goes out with the collected tags and says so under Changes in v3' '
+test_expect_success 'v3: the server refuses the second message; what went out is journaled, a plain rerun is refused, RESUME sends only the rest, in the same thread' '
 	check snd "$(cat version)" >check3.out 2>&1 || { cat check3.out; false; } &&
 	boot "$(cat version)" >boot3.out 2>&1 || { cat boot3.out; false; } &&
-	send --send --confirm snd snd >out 2>err || { cat out err; false; } &&
-	grep "^sent snd v3: tag sent/snd-v3" out &&
+	echo 2 >smtp/refuse-at &&
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	cat out err &&
+	journal=$KQ_RESULTS/$(cat version)/send-snd.v3.journal &&
+	grep -E "^send: b4 send stopped after 1 of 3 messages went out to 127\.0\.0\.1:$(cat smtp/port) \($(ere "$journal");.*refused by the test server.*make send TOPIC=snd SEND=yes RESUME=yes sends the other 2 in the same thread$" err &&
+	test_line_count = 1 "$journal" && cut -f1 "$journal" >nums && echo 0 | test_cmp - nums &&
+	test_line_count = 1 <(ls smtp/*.eml) &&
+	cover3=$(hdr Message-Id smtp/*.eml) && test "$(cut -f2 "$journal")" = "$cover3" &&
+	test_expect_code 1 send --send --confirm snd snd >out 2>err &&
+	refused "v3 was partly sent: 1 message\(s\) \(0 $(ere "$cover3")\) went out .*RESUME=yes\)$" &&
+	test_line_count = 1 <(ls smtp/*.eml) &&
+	send snd >out 2>err && grep "not sendable yet: v3 was partly sent" out &&
+	run_readme_step send-for-real TOPIC=snd CONFIRM=snd RESUME=yes &&
+	cp walk.send-for-real.1.out out && cat out && test "$(cat walk.send-for-real.rc)" = 0 &&
+	grep -E "^sent snd v3: tag sent/snd-v3, cover $(ere "$cover3")$" out &&
+	test_line_count = 3 "$journal" && cut -f1 "$journal" >nums && printf "0\n1\n2\n" | test_cmp - nums
+'
+
+test_expect_success 'v3 went out once, whole, threaded under the cover that went first, with the collected tags and Changes in v3' '
 	rm -rf v3 && mkdir v3 && mv smtp/*.eml v3/ && set -- $(msgs v3) &&
 	test_line_count = 3 <(msgs v3) &&
+	for m in "$@"; do hdr Subject "$m"; done | sort | uniq -d >twice && test_must_be_empty twice &&
+	test "$(hdr In-Reply-To "$2")" = "$(hdr Message-Id "$1")" &&
+	test "$(hdr In-Reply-To "$3")" = "$(hdr Message-Id "$1")" &&
+	grep -F "$(hdr Message-Id "$1")" <(hdr References "$3") &&
 	test "$(hdr Subject "$1")" = "[PATCH v3 0/2] misc: dummy-irq: two small cleanups" &&
 	sed -n "/^Changes in v3:/,/^---/p" "$1" >changes3 && cat changes3 &&
 	grep -x -- "- snd: collect the review of v2" changes3 &&
