@@ -106,6 +106,49 @@ test_expect_success 'killed in the middle, a rerun finishes the job with the sam
 	sums >got && test_cmp want got
 '
 
+# killed_at N CMD...: CMD with a SIGKILL at the Nth step of its write-back
+# (KQ_REBASE_KILL_AT); prints "killed" or "finished".
+killed_at() {
+	local n=$1 rc=0
+	shift
+	KQ_REBASE_KILL_AT=$n "$@" >/dev/null 2>&1 || rc=$?
+	if [ "$rc" = 137 ]; then echo killed; else echo finished; fi
+}
+
+# Every kill point of the write-back of three moves (a refresh of a shared
+# file that forks the series and sets it in the manifest; a refresh and a
+# drop; every patch upstream, the manifest marked merged): the topic is
+# refused by name, never read half written, and a rerun ends where an
+# uninterrupted run does.
+test_expect_success 'SIGKILL at every step of the write-back: the topic is refused until a rebase finishes it, which ends as an uninterrupted run' '
+	for move in "shared 6.1.2-1" "main 6.1.2-1" "main 6.1.3-1"; do
+		rm -rf root && cp -r pristine root &&
+		{ [ "$move" != "main 6.1.3-1" ] || rebase main 6.1.2-1 >/dev/null; } &&
+		cp -r root start &&
+		rebase $move >/dev/null && sums >want &&
+		n=0 && tried=0 &&
+		while :; do
+			n=$((n + 1)) &&
+			rm -rf root && cp -r start root &&
+			st=$(killed_at $n rebase $move) &&
+			if [ "$st" = finished ]; then break; fi &&
+			tried=$((tried + 1)) &&
+			t=${move%% *} &&
+			if ls root/branches/.$t.rebase-pending >/dev/null 2>&1; then
+				test_expect_code 2 topics "$t" 2>err &&
+				grep "a rebase was interrupted while writing this topic.s files: make rebase or make update finishes it" err
+			else
+				topics "$t" >/dev/null
+			fi &&
+			rebase $move >out 2>&1 || grep -q "already on" out &&
+			sums >got && test_cmp want got &&
+			! ls root/branches/.*.rebase-pending* 2>/dev/null &&
+			test -z "$(find root -name "*.kq-new*")" || { echo "$move: kill point $n"; return 1; }
+		done &&
+		echo "$move: $tried kill points" && test "$tried" -ge 3 || return 1
+	done
+'
+
 test_expect_success 'the chain walks copies through every version and prints the matrix; the topics are untouched' '
 	rm -rf root && cp -r pristine root &&
 	sed -i "s/^# base: 6.1.1-1$/# base: 6.1.3-1/" root/kernel-patches/main/series &&

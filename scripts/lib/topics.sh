@@ -23,8 +23,13 @@ mget() { git config -f "$1" --get "$2" 2>/dev/null || true; }
 
 # validate_manifest FILE: one "file:key: problem" line per fault, exit 2.
 validate_manifest() {
-	local f=$1 errs=() keys key name state tracks t patches cover up
+	local f=$1 errs=() keys key name state tracks t patches cover up pend
 	[ -r "$f" ] || bad_input "$f: cannot read manifest"
+	# a rebase killed while writing the topic's files (scripts/rebase's
+	# commit_staged): the next rebase finishes it, nothing reads it before
+	pend=$(dirname "$f")/.$(basename "$f" .conf).rebase-pending
+	[ ! -e "$pend" ] ||
+		bad_input "$f: a rebase was interrupted while writing this topic's files: make rebase or make update finishes it (${pend##*/})"
 	if ! keys=$(git config -f "$f" --name-only --list 2>&1); then
 		bad_input "$f: not git-config syntax: ${keys##*: }"
 	fi
