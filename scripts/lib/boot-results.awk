@@ -5,11 +5,23 @@
 # "mm.program [args].test" for the kernel's mm selftests (/mm/...) and
 # "suite.case" for KUnit (nested under "# Subtest: suite").  A top-level
 # KTAP line is printed only when it failed (its cases say the rest).
+# An mm selftest that announced a plan (1..N) and reported fewer top-level
+# results (it died or was killed half way) gets one more failed result,
+# "mm.program [args].(results missing from its plan)": its missing cases
+# are a failure of their own, judged against the base kernel like any.
+function plan_check() {
+	if (prog ~ /^mm\./ && plan != "" && seen < plan + 0)
+		print "fail", prog ".(results missing from its plan)"
+	plan = ""; seen = 0
+}
 { sub(/\r$/, "") }
-/^kq-init: starting \/(tests|selftests)\// { prog = $3; sub(/.*\//, "", prog); next }
+/^kq-init: starting \/(tests|selftests)\// { plan_check(); prog = $3; sub(/.*\//, "", prog); next }
 # the kernel's mm selftests: mm.PROGRAM [ARGS].TEST
-/^kq-init: starting \/mm\// { prog = $0; sub(/^kq-init: starting \/mm\//, "mm.", prog); next }
-/^kq-init: .* exit / { prog = ""; next }
+/^kq-init: starting \/mm\// { plan_check(); prog = $0; sub(/^kq-init: starting \/mm\//, "mm.", prog); next }
+/^kq-init: .* exit / { plan_check(); prog = ""; next }
+prog ~ /^mm\./ && plan == "" && /^1\.\.[0-9]+$/ { plan = substr($0, 4); next }
+prog ~ /^mm\./ && /^(not )?ok [0-9]+/ { seen++ }
+END { plan_check() }
 /^[ \t]*# Subtest: / { suite = $0; sub(/.*# Subtest: /, "", suite); next }
 /^[ \t]*(not )?ok [0-9]+ / {
 	line = $0; nested = line ~ /^[ \t]/
