@@ -257,7 +257,7 @@ test_expect_success 'the cover says how v1 was tested, from the records, in one 
 	grep -F "every touched object builds" flat &&
 	grep -F "Booted in QEMU (x86_64, TCG) on $v with every topic of the queue merged, verdict PASS" flat &&
 	grep -F "Not run in a guest, only built: patch 2 (dummy-irq probe): no guest test loads dummy-irq." flat &&
-	grep -F "The base-commit below names the queue'"'"'s import of the Debian package $v, not an upstream commit" flat &&
+	grep -F "Prepared on upstream v${v%%-*}: built, checked and booted on Debian'"'"'s linux-source $v, which is v${v%%-*} with Debian'"'"'s patches. The base-commit below names the queue'"'"'s import of that package, not an upstream commit." flat &&
 	! grep -E "^[A-Za-z0-9_-]+: " testing &&
 	awk "/^How this series was tested/ { t = NR } /^base-commit: / { b = NR } END { exit !(t && b && t < b) }" "$1"
 '

@@ -124,9 +124,10 @@ def main(argv):
         if part:
             out += item("Not run in a guest, only built: %s." % part.rstrip("."))
 
-    out += item("The base-commit below names the queue's import of the Debian "
-                "package %s, not an upstream commit; the tree is upstream %s "
-                "with Debian's patches." % (version, upstream(version)))
+    out += item("Prepared on upstream v%s: built, checked and booted on Debian's "
+                "linux-source %s, which is v%s with Debian's patches. The "
+                "base-commit below names the queue's import of that package, not "
+                "an upstream commit." % (upstream(version), version, upstream(version)))
     print("\n".join(out))
     return 0
 
