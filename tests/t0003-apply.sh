@@ -191,8 +191,11 @@ test_expect_success 'bench: a stage whose command dies fails the bench, naming i
 	test_expect_code 1 env STAGES=apply BENCH_TOPIC=bad bench 6.1.2-2 >out 2>err &&
 	grep "^bench: a stage failed: .*apply bad 6.1.2-2 exited 1: " err &&
 	grep "^bench: a stage failed: naive_apply exited " err &&
-	STAGES=apply BENCH_TOPIC=good bench 6.12.1 >out 2>err &&
-	grep -E "^apply +[0-9.]+ +[0-9.]+ +[0-9.]+x" out && test_must_be_empty err
+	STAGES=apply BENCH_TOPIC=good KQ_BENCH_RESULTS=$PWD/rows/bench.tsv bench 6.12.1 >out 2>err &&
+	grep -E "^apply +[0-9.]+ +[0-9.]+ +[0-9.]+x" out && test_must_be_empty err &&
+	# the row is kept as data: date, commit, kernel, cores, yardstick, the row
+	sed -n 1p rows/bench.tsv | grep -x "# date	commit	kernel	cores	ref	stage	ours	naive	ratio	note" &&
+	grep -E "^[0-9T:-]+Z	[0-9a-f-]+(-dirty)?	6\.12\.1[^	]*	[0-9]+	-	apply	[0-9.]+	[0-9.]+	[0-9.]+x	" rows/bench.tsv
 '
 
 # The cold figures are scaled to the slow machine by the mean of the run's
