@@ -4,7 +4,7 @@ test_description='run-lanes: make test runs two lanes side by side, and a failur
 . /usr/share/sharness/sharness.sh
 . "$SHARNESS_TEST_DIRECTORY/lib-kq.sh"
 
-LANE1="t0100-real-kernel.sh t0400-boot.sh t0210-scan-real.sh t0310-check-real.sh t0720-workflow-real.sh t0510-rebase-real.sh"
+LANE1="t0100-real-kernel.sh t0400-boot.sh t0210-scan-real.sh t0310-check-real.sh t0720-workflow-real.sh t0510-rebase-real.sh t0800-fresh.sh"
 
 # fake NAME [BODY]: an executable TAP script in lanes/ that runs BODY
 # (shell), then passes one test.
@@ -30,7 +30,7 @@ test_expect_success 'both lanes pass: exit 0, each line prefixed with its lane, 
 	grep -E "^\[lane 2\] .*t0001-first\.sh \.+ ok" out &&
 	grep -E "^\[lane 2\] .*t0300-other\.sh \.+ ok" out &&
 	! grep -E "^\[lane 2\] .*t0400-boot" out &&
-	# t0510 holds the cache lock of the user for minutes: lane 1, last
+	# t0510 holds the cache lock of the user for minutes: lane 1
 	grep -E "^\[lane 1\] .*t0510-rebase-real\.sh \.+ ok" out &&
 	! grep -E "^\[lane 2\] .*t0510-rebase-real" out &&
 	printf "%s\n" $LANE1 >want && test_cmp want order
