@@ -32,7 +32,7 @@ CONFIRM ?=
 LAST ?=
 FULL ?=
 TESTS ?=
-.PHONY: docs fresh base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
+.PHONY: shapes docs fresh base-runs test-serial propose-update trailers status ci-matrix lint-workflows send rebase update chain boot all deps deps-check kernels tree topics apply summary check scan test test-quick bench help
 
 all: deps topics
 	@rc=0; $(S)/run-tracks $(if $(JOBS),-j $(JOBS)) --make $(TOPIC) $(KERNEL) || rc=1; \
@@ -156,6 +156,12 @@ test: deps
 ## make test-serial  the same, one script after another
 test-serial: deps
 	@cd tests && prove -f --timer t[0-9]*.sh
+
+## make shapes       every generated shape of vm_fault_t mixing (tests/gen-shapes), in files of
+##                   their own and each planted into a real file of the newest 7.3, found by the
+##                   scan; make test plants one shape per sink (tests/t0230-shapes.sh)
+shapes: deps
+	@cd tests && KQ_SHAPES_ALL=yes prove -v t0230-shapes.sh
 
 ## make test-quick [TESTS="t0004 t0530"]   the synthetic tests only (no packaged kernel);
 ##                   TESTS: only the scripts whose names start so

@@ -37,6 +37,8 @@ int_file = [None]
 # (file, function, index) -> type of the integer parameters of the
 # functions each file defines.
 int_params = {}
+# ... and of the vm_fault_t parameters.
+fault_params = {}
 
 # Integer types a fault code must not live in (spelled as spatch prints
 # them; typedefs are known only when this file declares them or they are
@@ -135,6 +137,8 @@ position p;
  x |=@p e
 |
  x |=@p f(...)
+|
+ x |=@p E->op(...)
 )
 
 @script:python depends on fault_in_int@
@@ -195,6 +199,12 @@ position p;
  v =@p ig(...)
 |
  v =@p e
+|
+ v |=@p -E
+|
+ v |=@p ig(...)
+|
+ v |=@p e
 )
 
 @script:python depends on int_in_fault@
@@ -262,14 +272,50 @@ fn << errno_return_call.fn;
 @@
 emit(p, "errno-return", "%s() returns vm_fault_t but returns an integer" % fn)
 
+// ... or an errno in one arm of a ?: it returns.
+@errno_return_arm exists@
+identifier fn;
+identifier E =~ "^E[A-Z0-9]+$";
+identifier ig : script:python () { ig in int_names };
+int e;
+expression E1, E2;
+position p;
+@@
+vm_fault_t fn(...)
+{
+... when any
+(
+ return@p E1 ? E2 : -E;
+|
+ return@p E1 ? -E : E2;
+|
+ return@p E1 ? E2 : ig(...);
+|
+ return@p E1 ? ig(...) : E2;
+|
+ return@p E1 ? E2 : e;
+|
+ return@p E1 ? e : E2;
+)
+}
+
+@script:python depends on errno_return_arm@
+p << errno_return_arm.p;
+fn << errno_return_arm.fn;
+e << errno_return_arm.e = "";
+@@
+if e.strip() != "0" and "VM_FAULT_" not in e:
+	emit(p, "errno-return", "%s() returns vm_fault_t but one arm of ?: is an integer" % fn)
+
 // An integer function returning a vm_fault_t (value, call or constant).
 @fault_return exists@
 type T;
 identifier fn;
 vm_fault_t e;
 identifier f =~ "FAULT_FNS";
+identifier op =~ "FAULT_OPS";
 identifier C =~ "^VM_FAULT_";
-expression E1, E2;
+expression E, E1, E2;
 position p;
 @@
 T fn(...)
@@ -279,6 +325,20 @@ T fn(...)
  return@p e;
 |
  return@p f(...);
+|
+ return@p E->op(...);
+|
+ return@p E1 ? e : E2;
+|
+ return@p E1 ? E2 : e;
+|
+ return@p E1 ? f(...) : E2;
+|
+ return@p E1 ? E2 : f(...);
+|
+ return@p E1 ? E->op(...) : E2;
+|
+ return@p E1 ? E2 : E->op(...);
 |
  return@p C;
 |
@@ -305,13 +365,17 @@ if isint(T):
 type T != vm_fault_t;
 vm_fault_t e;
 identifier f =~ "FAULT_FNS";
+identifier op =~ "FAULT_OPS";
 identifier C =~ "^VM_FAULT_";
+expression E;
 position p;
 @@
 (
  (T)e@p
 |
  (T)f@p(...)
+|
+ (T)E->op@p(...)
 |
  (T)C@p
 )
@@ -335,6 +399,95 @@ e << cast_to.e;
 @@
 if e.strip() != "0" and not e.startswith("VM_FAULT_") and not forced(p):
 	emit(p, "cast", "%s cast to vm_fault_t" % e)
+
+// An errno made a vm_fault_t by a cast: a __force silences sparse, and
+// the value is still not a fault code.
+@cast_errno disable drop_cast@
+identifier E =~ "^E[A-Z0-9]+$";
+identifier ig : script:python () { ig in int_names };
+int e;
+position p;
+@@
+(
+ (vm_fault_t)-E@p
+|
+ (vm_fault_t)ig@p(...)
+|
+ (vm_fault_t)e@p
+)
+
+@script:python depends on cast_errno@
+p << cast_errno.p;
+e << cast_errno.e = "";
+@@
+if e.strip() != "0":
+	emit(p, "cast", "an integer cast to vm_fault_t%s" % (" (__force)" if forced(p) else ""))
+
+// A fault code tested as an errno: compared with -E..., or signed.
+@compare_errno@
+vm_fault_t e;
+identifier f =~ "FAULT_FNS";
+identifier op =~ "FAULT_OPS";
+identifier C =~ "^VM_FAULT_";
+identifier E =~ "^E[A-Z0-9]+$";
+expression X, Y;
+binary operator b = {<,>,<=,>=};
+position p;
+@@
+(
+ e@p == -E
+|
+ e@p != -E
+|
+ f@p(...) == -E
+|
+ f@p(...) != -E
+|
+ X->op@p(...) == -E
+|
+ X->op@p(...) != -E
+|
+ C@p == -E
+|
+ C@p != -E
+|
+ e@p b Y
+|
+ f@p(...) b Y
+|
+ X->op@p(...) b Y
+|
+ C@p b Y
+)
+
+@script:python depends on compare_errno@
+p << compare_errno.p;
+@@
+emit(p, "compare", "a vm_fault_t compared as an integer")
+
+@compare_case@
+vm_fault_t e;
+identifier f =~ "FAULT_FNS";
+identifier op =~ "FAULT_OPS";
+identifier C =~ "^VM_FAULT_";
+identifier E =~ "^E[A-Z0-9]+$";
+expression X;
+position p;
+@@
+(
+ switch (e) { case -E@p: ... }
+|
+ switch (f(...)) { case -E@p: ... }
+|
+ switch (X->op(...)) { case -E@p: ... }
+|
+ switch (C) { case -E@p: ... }
+)
+
+@script:python depends on compare_case@
+p << compare_case.p;
+@@
+emit(p, "compare", "a vm_fault_t switched on an errno")
 
 // Integers tested against, masked or combined with fault bits.
 @compare@
@@ -425,20 +578,25 @@ pf << arg_fn.pf;
 @@
 if isint(P):
 	int_params[(pf[0].file, g, int(n))] = P
+elif " ".join(P.split()) == "vm_fault_t":
+	fault_params[(pf[0].file, g, int(n))] = P
 
 @argument@
 identifier g;
 expression list[n] es;
 vm_fault_t e;
 identifier f =~ "FAULT_FNS";
+identifier op =~ "FAULT_OPS";
 identifier C =~ "^VM_FAULT_";
-expression E1, E2;
+expression X, E1, E2;
 position p;
 @@
 (
  g(es, e@p, ...)
 |
  g(es, f@p(...), ...)
+|
+ g(es, X->op@p(...), ...)
 |
  g(es, C@p, ...)
 |
@@ -459,6 +617,33 @@ n << argument.n;
 P = int_params.get((p[0].file, g, int(n)))
 if P:
 	emit(p, "argument", "vm_fault_t passed as %s to %s()" % (P, g))
+
+// An errno or integer passed to a parameter declared as vm_fault_t, in
+// this file.
+@argument_errno@
+identifier g;
+expression list[n] es;
+identifier E =~ "^E[A-Z0-9]+$";
+identifier ig : script:python () { ig in int_names };
+int e;
+position p;
+@@
+(
+ g(es, -E@p, ...)
+|
+ g(es, ig@p(...), ...)
+|
+ g(es, e@p, ...)
+)
+
+@script:python depends on argument_errno@
+p << argument_errno.p;
+g << argument_errno.g;
+n << argument_errno.n;
+e << argument_errno.e = "";
+@@
+if e.strip() != "0" and (p[0].file, g, int(n)) in fault_params:
+	emit(p, "argument", "an integer passed as vm_fault_t to %s()" % g)
 
 // Arguments of tracepoints: scripts/scan checks the event's TP_PROTO.
 @trace_arg@

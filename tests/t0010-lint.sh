@@ -12,7 +12,7 @@ scripts() {
 
 test_expect_success 'every shell script is shellcheck clean' '
 	scripts >list && test -s list &&
-	(cd "$REPO" && shellcheck -x $(cat "$OLDPWD/list") tests/lib-kq.sh tests/run-lanes tests/t[0-9]*.sh)
+	(cd "$REPO" && shellcheck -x $(cat "$OLDPWD/list") tests/lib-kq.sh tests/run-lanes tests/gen-shapes tests/t[0-9]*.sh)
 '
 
 test_expect_success 'every verb prints its usage on -h and exits 0' '

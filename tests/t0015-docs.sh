@@ -98,4 +98,24 @@ test_expect_success 'the walkthrough: each step a block of make commands of real
 	done
 '
 
+test_expect_success 'the README'"'"'s blind spots are tests/gen-shapes --blind; each names shapes a tool is not asked to see, and every such shape is named' '
+	sed -n "/^<!-- blind spots: /,/^<!-- end of blind spots -->/p" "$REPO/README.md" |
+		sed -n "s/^| \(sparse\|spatch\) | \(.*\) | \(.*\) |$/\1|\2|\3/p" >readme.blind &&
+	"$REPO/tests/gen-shapes" --blind >gen.blind && test -s gen.blind &&
+	test_cmp gen.blind readme.blind &&
+	rm -rf shapes && "$REPO/tests/gen-shapes" shapes &&
+	for tool in sparse spatch; do
+		# the shapes the tool is not asked to see, and those the table names
+		awk -F"|" -v t="$tool" "\$2 == \"mixing\" && index(\",\" \$4 \",\", \",\" t \",\") == 0 { print \$1 }" shapes/shapes | sort >not.$tool &&
+		grep "^$tool|" gen.blind | cut -d"|" -f2 | tr -d " " | tr , "\n" >pat.$tool || : &&
+		: >named.$tool &&
+		while read -r pat; do
+			awk -F"|" "{ print \$1 }" shapes/shapes | grep -x "$(echo "$pat" | sed "s/\*/.*/")" >m || { echo "$tool: $pat names no shape"; return 1; }
+			cat m >>named.$tool
+		done <pat.$tool &&
+		sort named.$tool >named.sorted &&
+		test_cmp not.$tool named.sorted || return 1
+	done
+'
+
 test_done

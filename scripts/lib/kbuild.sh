@@ -158,7 +158,7 @@ sparse_findings() {
 # SPARSE_TYPE_DIAGNOSTICS: the sparse errors that are ordinary type
 # diagnostics; any other error means sparse did not understand the file.
 # shellcheck disable=SC2034  # used by the scripts that source this file
-SPARSE_TYPE_DIAGNOSTICS='^(incompatible types|incorrect type|different address spaces|dereference of noderef|cast (from|to|removes))'
+SPARSE_TYPE_DIAGNOSTICS='^(incompatible types?|incorrect type|different address spaces|dereference of noderef|cast (from|to|removes))'
 
 # kbuild_objects WT OBJ < SOURCES: "source object" for every source (a
 # path relative to WT) that the configuration in OBJ builds, the object
