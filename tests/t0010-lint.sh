@@ -42,4 +42,18 @@ test_expect_success 'every lib Python program answers -h with its usage' '
 	done
 '
 
+# In a test's && chain, "A && B || : && C" runs C even when A failed: the
+# "|| :" forgives every command before it, not only B.  A command allowed
+# to fail is braced: "{ B || :; } &&".
+test_expect_success 'no test forgives the failures before it: "|| :" and "|| true" only inside braces' '
+	{ (cd "$REPO/tests" && grep -n -E "\|\| *(:|true) *&&" t[0-9]*.sh lib-kq.sh) | grep -v -E "^[^:]+:[0-9]+:[[:space:]]*#" >forgiving || :; } &&
+	test_must_be_empty forgiving &&
+	# what it catches, and why: the planted chain runs its last command
+	# although its first failed
+	chain="false && grep x y >z |""| : && echo ran" &&
+	printf "\t%s\n" "$chain" >t9999-planted.sh &&
+	grep -n -E "\|\| *(:|true) *&&" t9999-planted.sh >found && test_line_count = 1 found &&
+	sh -c "$chain" >ran && test "$(cat ran)" = ran
+'
+
 test_done

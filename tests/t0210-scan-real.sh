@@ -25,7 +25,7 @@ test_expect_success 'the two checkers agree: spatch sees every finding sparse re
 	while IFS="|" read -r f l tools _; do
 		echo "$f $l $(echo "$tools" | tr , "\n" | sort | paste -sd,)"
 	done <none.findings >sites && cat sites &&
-	grep " sparse$" sites >sparse-only || : &&
+	{ grep " sparse$" sites >sparse-only || :; } &&
 	test_line_count = 0 sparse-only &&
 	grep -E "^include/trace/events/(fs_dax|f2fs)\.h [0-9]+ sparse,spatch$" sites >tables &&
 	test_line_count = 3 tables
