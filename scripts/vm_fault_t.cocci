@@ -405,7 +405,9 @@ if e.strip() != "0" and not e.startswith("VM_FAULT_") and not forced(p):
 @cast_errno disable drop_cast@
 identifier E =~ "^E[A-Z0-9]+$";
 identifier ig : script:python () { ig in int_names };
-int e;
+// a variable, not a constant: "(__force vm_fault_t)0x010000" is how a
+// fault code is defined (arch/*/mm/fault.c's VM_FAULT_BADMAP)
+idexpression int e;
 position p;
 @@
 (
